@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Makes this machine ready for Hypofix's tests and first run, reusing what exists:
+# Docker engine (docker.io from Debian, dockerd started), the sandbox image
+# (built offline with debootstrap when the tag is absent), Redis on 127.0.0.1:6379,
+# host python3 with pytest and coverage (the `local` sandbox and benchmarks use it),
+# and node_modules.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:1}"
+log() { echo "provision: $*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=0
+apt_install() {
+  if [ $apt_updated = 0 ]; then as_root apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+missing=()
+command -v dockerd >/dev/null || missing+=(docker.io)
+command -v debootstrap >/dev/null || missing+=(debootstrap)
+/usr/bin/python3 -c 'import pytest, coverage' 2>/dev/null || missing+=(python3-pytest python3-coverage)
+command -v redis-server >/dev/null || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  apt_install "${missing[@]}"
+fi
+
+if ! docker info >/dev/null 2>&1; then
+  log "starting dockerd"
+  (as_root nohup dockerd >/var/log/hypofix-dockerd.log 2>&1 &)
+  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+  docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/hypofix-dockerd.log"; exit 2; }
+fi
+
+if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
+  log "building sandbox image $IMAGE offline"
+  bash docker/build-sandbox-image-offline.sh "$IMAGE"
+fi
+
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  log "starting redis-server on 127.0.0.1:6379"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+  for _ in $(seq 1 20); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.25; done
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund >/dev/null
+fi

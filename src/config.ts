@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { UserError } from "./errors.js";
+
+const intFromEnv = (def: number) => z.coerce.number().int().positive().default(def);
+
+/** Every environment variable Hypofix reads, in one place. */
+export const envSchema = z.object({
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+
+  APP_ID: z.string().regex(/^\d+$/, "must be the numeric GitHub App id").optional(),
+  PRIVATE_KEY: z.string().min(1).optional(),
+  PRIVATE_KEY_PATH: z.string().min(1).optional(),
+  WEBHOOK_SECRET: z.string().min(1).optional(),
+  PORT: intFromEnv(3000),
+
+  HYPOFIX_LLM_BASE_URL: z.string().url().optional(),
+  HYPOFIX_LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  HYPOFIX_LLM_API_KEY: z.string().min(1).optional(),
+  HYPOFIX_LLM_TIMEOUT_MS: intFromEnv(120_000),
+  HYPOFIX_LLM_TOKEN_BUDGET: intFromEnv(400_000),
+
+  HYPOFIX_SANDBOX_IMAGE: z.string().min(1).default("hypofix/sandbox-python:1"),
+  HYPOFIX_SANDBOX_MEMORY_MB: intFromEnv(1024),
+  HYPOFIX_SANDBOX_CPUS: z.coerce.number().positive().default(1),
+  HYPOFIX_SANDBOX_PIDS: intFromEnv(256),
+  HYPOFIX_SANDBOX_TIMEOUT_MS: intFromEnv(120_000),
+  HYPOFIX_SANDBOX_OUTPUT_BYTES: intFromEnv(1024 * 1024),
+  HYPOFIX_SANDBOX_WORK_MB: intFromEnv(512),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface SandboxLimits {
+  memoryMb: number;
+  cpus: number;
+  pids: number;
+  timeoutMs: number;
+  outputBytes: number;
+  workMb: number;
+}
+
+export interface Config {
+  env: Env;
+  sandbox: { image: string; limits: SandboxLimits };
+  llm: { baseURL?: string; model: string; apiKey?: string; timeoutMs: number; tokenBudget: number };
+}
+
+/** Parses the environment; an invalid variable is a UserError naming it. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new UserError(
+      `invalid environment variable ${lines.join("; ")}`,
+      "fix or unset it (see README, Configuration)",
+    );
+  }
+  const env = parsed.data;
+  return {
+    env,
+    sandbox: {
+      image: env.HYPOFIX_SANDBOX_IMAGE,
+      limits: {
+        memoryMb: env.HYPOFIX_SANDBOX_MEMORY_MB,
+        cpus: env.HYPOFIX_SANDBOX_CPUS,
+        pids: env.HYPOFIX_SANDBOX_PIDS,
+        timeoutMs: env.HYPOFIX_SANDBOX_TIMEOUT_MS,
+        outputBytes: env.HYPOFIX_SANDBOX_OUTPUT_BYTES,
+        workMb: env.HYPOFIX_SANDBOX_WORK_MB,
+      },
+    },
+    llm: {
+      baseURL: env.HYPOFIX_LLM_BASE_URL,
+      model: env.HYPOFIX_LLM_MODEL,
+      apiKey: env.HYPOFIX_LLM_API_KEY,
+      timeoutMs: env.HYPOFIX_LLM_TIMEOUT_MS,
+      tokenBudget: env.HYPOFIX_LLM_TOKEN_BUDGET,
+    },
+  };
+}

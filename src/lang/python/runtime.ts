@@ -1,0 +1,27 @@
+import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
+
+/**
+ * The Python instruments over one warm sandbox. Implemented in this folder
+ * (`createPythonRuntime`); everything above (localize, debug, audit) uses only this.
+ */
+export interface PythonRuntime {
+  /** Runs the whole suite, or the given pytest node ids. Results come from JUnit XML. */
+  runTests(ids?: string[], options?: RunOptions): Promise<TestRun>;
+  /** Per-test line coverage of repository source files (test files excluded). */
+  coverage(ids?: string[], options?: RunOptions): Promise<CoverageReport>;
+  /**
+   * Runs one AutoSD experiment (debugger `b f:l ;; c ;; p e`, edit-and-run
+   * `REPLACE(...) AND ... AND RUN`, or `trace <file>:<function>`) against a test,
+   * and returns the observation exactly as the model sees it. Never throws for
+   * a bad experiment: a malformed one is an `invalid` observation saying why.
+   */
+  observe(testId: string, experiment: string, options?: RunOptions): Promise<Observation>;
+  /** LDB block trace of `testId` through one function. */
+  trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
+  /** Every function defined in the repository's Python source files (tests excluded unless asked). */
+  functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
+}
+
+export interface RunOptions {
+  timeoutMs?: number;
+}

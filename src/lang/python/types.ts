@@ -1,0 +1,91 @@
+/** What the Python instruments report. Pure data: every consumer (localization,
+ * debugging, audit, report) depends on these shapes, not on how they are measured. */
+
+export type TestOutcome = "passed" | "failed" | "error" | "skipped";
+
+/** One stack frame of the repository's own code (library frames are dropped). */
+export interface Frame {
+  /** Path relative to the repository root. */
+  file: string;
+  line: number;
+  /** Function name as Python reports it (`co_name`). */
+  function: string;
+  /** The source line, stripped, when known. */
+  code?: string;
+}
+
+export interface TestFailure {
+  /** Exception type, e.g. `AssertionError`, `ZeroDivisionError`. */
+  type: string;
+  message: string;
+  /** Minimised trace: repository frames only, repeated runs longer than 5 collapsed. */
+  frames: Frame[];
+  /** pytest's own failure text, capped, for humans. */
+  text: string;
+}
+
+export interface TestResult {
+  /** pytest node id, e.g. `tests/test_x.py::test_y[1-2]`. */
+  id: string;
+  outcome: TestOutcome;
+  durationMs: number;
+  failure?: TestFailure;
+}
+
+export interface TestRun {
+  tests: TestResult[];
+  /** True when pytest was killed at its timeout; the tests not reported are missing from `tests`. */
+  timedOut: boolean;
+  /** Collection errors, a missing test id, a syntax error: pytest's own words. */
+  errors: string[];
+  durationMs: number;
+}
+
+/** A function or method defined in the repository. */
+export interface FunctionInfo {
+  file: string;
+  /** Qualified name within the module: `Class.method`, `outer.<locals>.inner` is `outer.inner`. */
+  qualname: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Lines one test executed, by file (repository-relative path). */
+export type LineCoverage = Record<string, number[]>;
+
+export interface CoverageReport {
+  /** Per test id: lines it executed in repository (non-test) files. */
+  perTest: Record<string, LineCoverage>;
+  /** Outcome of each test during the coverage run. */
+  outcomes: Record<string, TestOutcome>;
+  /** Every function defined in the covered source files, for mapping lines to functions. */
+  functions: FunctionInfo[];
+}
+
+/** LDB's block trace of one test through one function. */
+export interface BlockTrace {
+  function: string;
+  file: string;
+  /** Total blocks executed; `blocks` keeps the first 5 and last 5 when longer. */
+  totalBlocks: number;
+  blocks: TraceBlock[];
+  /** Text exactly as shown to the model. */
+  rendered: string;
+}
+
+export interface TraceBlock {
+  index: number;
+  startLine: number;
+  endLine: number;
+  /** Variable values (repr, size-capped) at block entry and exit. */
+  before: Record<string, string>;
+  after: Record<string, string>;
+}
+
+/** An experiment and what running it showed, exactly as the model sees it. */
+export interface Observation {
+  kind: "debugger" | "edit" | "trace" | "invalid";
+  experiment: string;
+  observation: string;
+  durationMs: number;
+}

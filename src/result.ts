@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+/** The result.json contract of DESIGN.md. Fields may be added, never renamed. */
+export const localizationEntrySchema = z.object({
+  rank: z.number().int().positive(),
+  file: z.string(),
+  function: z.string(),
+  line: z.number().int().positive().optional(),
+  score: z.number(),
+  reason: z.string(),
+});
+
+export const conclusionSchema = z.enum(["supported", "rejected", "undecided"]);
+
+export const stepSchema = z.object({
+  hypothesis: z.string(),
+  prediction: z.string(),
+  experiment: z.string(),
+  observation: z.string(),
+  conclusion: conclusionSchema,
+  done: z.boolean(),
+});
+
+export const patchSchema = z.object({
+  diff: z.string(),
+  plausible: z.boolean(),
+  testsRun: z.number().int().nonnegative(),
+  testsFailed: z.number().int().nonnegative(),
+  fromStep: z.number().int().nonnegative().optional(),
+  /** Tests that passed before the patch and fail after it. */
+  brokenTests: z.array(z.string()).default([]),
+  /** Why the candidate was not proposed (guard rail, does not apply, ...). */
+  rejectedBecause: z.string().optional(),
+});
+
+export const claimSchema = z.object({
+  text: z.string(),
+  evidence: z.string(),
+  verdict: z.enum(["confirmed", "contradicted", "unverified"]),
+  revised: z.string().optional(),
+});
+
+export const behaviourChangeSchema = z.object({
+  kind: z.enum(["test", "call"]),
+  /** Test id, or `module.function(args)` of a replayed call. */
+  subject: z.string(),
+  before: z.string(),
+  after: z.string(),
+});
+
+export const auditSchema = z.object({
+  claims: z.array(claimSchema),
+  behaviourChanges: z.array(behaviourChangeSchema),
+  /** Changed functions that no test and no recorded call reaches. */
+  unverified: z.array(z.string()).default([]),
+  notes: z.array(z.string()).default([]),
+});
+
+export const resultSchema = z.object({
+  status: z.enum(["fixed", "no-fix", "not-reproduced", "flaky", "error"]),
+  /** One line for humans: why this status. */
+  reason: z.string().default(""),
+  failingTests: z.array(z.string()),
+  localization: z.array(localizationEntrySchema),
+  steps: z.array(stepSchema),
+  patches: z.array(patchSchema),
+  confidence: z.object({
+    done: z.boolean(),
+    reproduced: z.boolean(),
+    suitePasses: z.boolean(),
+    localizationAgreement: z.number().min(0).max(1),
+    audit: z.enum(["confirmed", "contradicted", "not-run"]),
+  }),
+  audit: auditSchema,
+  timings: z.record(z.string(), z.number().nonnegative()),
+  usage: z.object({
+    llmCalls: z.number().int().nonnegative(),
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+  }),
+  engine: z.enum(["offline", "llm"]).default("offline"),
+});
+
+export type LocalizationEntry = z.infer<typeof localizationEntrySchema>;
+export type Step = z.infer<typeof stepSchema>;
+export type Conclusion = z.infer<typeof conclusionSchema>;
+export type Patch = z.infer<typeof patchSchema>;
+export type Claim = z.infer<typeof claimSchema>;
+export type BehaviourChange = z.infer<typeof behaviourChangeSchema>;
+export type Audit = z.infer<typeof auditSchema>;
+export type Result = z.infer<typeof resultSchema>;
+export type Usage = Result["usage"];

@@ -1,0 +1,63 @@
+import type { SandboxLimits } from "../config.js";
+
+/** Where untrusted code runs. One instance is one warm environment for a job. */
+export interface Sandbox {
+  readonly kind: "docker" | "local";
+  /** Absolute path of the repository copy inside the sandbox. Commands run here by default. */
+  readonly workdir: string;
+  /** The Python interpreter to invoke inside this sandbox. */
+  readonly python: string;
+  /** Absolute path inside the sandbox where Hypofix's helper files live (read-only to tests is not guaranteed). */
+  readonly helpersDir: string;
+
+  /** Runs argv (no shell) with a wall-clock timeout; never throws for a non-zero exit or a timeout. */
+  exec(argv: string[], options?: ExecOptions): Promise<ExecResult>;
+  /** Reads a file, path relative to workdir (or absolute inside the sandbox). */
+  readFile(path: string): Promise<string>;
+  /** Writes a file, creating parent directories; path relative to workdir. */
+  writeFile(path: string, content: string): Promise<void>;
+  /** Saves the working tree; restore() brings it back exactly (experiments edit a scratch copy). */
+  snapshot(): Promise<SnapshotId>;
+  restore(id: SnapshotId): Promise<void>;
+  /** Removes the environment. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export type SnapshotId = string;
+
+export interface ExecOptions {
+  /** Wall-clock limit; the process tree is killed when it passes. Default: limits.timeoutMs. */
+  timeoutMs?: number;
+  /** Working directory, relative to workdir or absolute. */
+  cwd?: string;
+  env?: Record<string, string>;
+  stdin?: string;
+  /** Cap on stdout and stderr each; output past it is cut and marked. Default: limits.outputBytes. */
+  maxOutputBytes?: number;
+}
+
+export interface ExecResult {
+  /** null when the process was killed (timeout, signal). */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when stdout or stderr was cut at the cap (the text then ends with TRUNCATION_MARK). */
+  truncated: boolean;
+  durationMs: number;
+}
+
+export const TRUNCATION_MARK = "\n[... output truncated by hypofix at the sandbox output cap ...]\n";
+
+export type SandboxBackend = "docker" | "local";
+
+export interface SandboxOptions {
+  /** The repository to copy into the sandbox (the original is never modified). */
+  repoDir: string;
+  image: string;
+  limits: SandboxLimits;
+  /** Run this command with network access before tests (off by default), e.g. `pip install -e .`. */
+  setupCommand?: string[];
+  /** Labels a job id onto the container so logs and reaping can find it. */
+  jobId?: string;
+}
