@@ -1,0 +1,87 @@
+import type { HypofixJob } from "../queue/job.js";
+
+/** Pure mapping from webhook payloads to jobs: what Hypofix reacts to, and why not. */
+
+const FAILED = new Set(["failure", "timed_out"]);
+
+export type Trigger = { job: HypofixJob } | { ignored: string };
+
+interface RepoRef {
+  name: string;
+  owner: { login: string };
+}
+
+interface CheckRunPayload {
+  installation?: { id: number } | null;
+  repository: RepoRef;
+  check_run: {
+    id: number;
+    head_sha: string;
+    conclusion: string | null;
+    app?: { id: number } | null;
+    pull_requests: { number: number }[];
+  };
+}
+
+interface WorkflowRunPayload {
+  installation?: { id: number } | null;
+  repository: RepoRef;
+  workflow_run: {
+    id: number;
+    head_sha: string;
+    conclusion: string | null;
+    pull_requests: ({ number: number } | null)[];
+  };
+}
+
+function repoOf(repository: RepoRef): HypofixJob["repo"] {
+  return { owner: repository.owner.login, name: repository.name };
+}
+
+/** A completed check run that failed (and is not Hypofix's own) becomes a ci-failure job. */
+export function triggerFromCheckRun(payload: CheckRunPayload, ownAppId?: number): Trigger {
+  const run = payload.check_run;
+  if (!run.conclusion || !FAILED.has(run.conclusion)) return { ignored: `conclusion is ${run.conclusion}` };
+  if (ownAppId !== undefined && run.app?.id === ownAppId) return { ignored: "check run is Hypofix's own" };
+  if (!payload.installation) return { ignored: "payload has no installation" };
+  return {
+    job: {
+      kind: "ci-failure",
+      installationId: payload.installation.id,
+      repo: repoOf(payload.repository),
+      headSha: run.head_sha,
+      checkRunId: run.id,
+      ...(run.pull_requests[0] ? { prNumber: run.pull_requests[0].number } : {}),
+    },
+  };
+}
+
+/** A completed workflow run that failed becomes a ci-failure job (same id as its check runs'). */
+export function triggerFromWorkflowRun(payload: WorkflowRunPayload): Trigger {
+  const run = payload.workflow_run;
+  if (!run.conclusion || !FAILED.has(run.conclusion)) return { ignored: `conclusion is ${run.conclusion}` };
+  if (!payload.installation) return { ignored: "payload has no installation" };
+  return {
+    job: {
+      kind: "ci-failure",
+      installationId: payload.installation.id,
+      repo: repoOf(payload.repository),
+      headSha: run.head_sha,
+      workflowRunId: run.id,
+      ...(run.pull_requests[0] ? { prNumber: run.pull_requests[0].number } : {}),
+    },
+  };
+}
+
+export type Command = "explain" | "fix";
+
+/** `/explain` or `/fix` as the first word of a line of a comment. */
+export function parseCommand(body: string): Command | null {
+  const match = /^[ \t]*\/(explain|fix)\b/m.exec(body);
+  return match ? (match[1] as Command) : null;
+}
+
+/** GitHub permission levels that may trigger Hypofix (write access or more). */
+export function canTrigger(permission: string): boolean {
+  return permission === "admin" || permission === "maintain" || permission === "write";
+}

@@ -1,0 +1,117 @@
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import nock from "nock";
+import { pino } from "pino";
+import { Probot, ProbotOctokit } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { hypofixApp } from "../../src/app.js";
+import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
+import { examplePayload } from "./payloads.js";
+
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+
+// GitHub's API cannot exist here: nock answers at the HTTP boundary, the real octokit runs.
+const api = () => nock("https://api.github.com");
+
+describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
+  const queue = new JobQueue(
+    connectionFromUrl(process.env.REDIS_URL ?? "redis://127.0.0.1:6379"),
+    `hypofix-test-${randomUUID()}`,
+  );
+  let probot: Probot;
+
+  beforeAll(() => nock.disableNetConnect());
+  afterAll(async () => {
+    nock.enableNetConnect();
+    await queue.queue.obliterate({ force: true });
+    await queue.close();
+  });
+  beforeEach(async () => {
+    await queue.queue.obliterate({ force: true });
+    probot = new Probot({
+      appId: 123,
+      privateKey,
+      log: pino({ level: "silent" }),
+      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    });
+    await probot.load(hypofixApp(queue, 123));
+  });
+  afterEach(() => {
+    expect(nock.pendingMocks()).toEqual([]);
+    nock.cleanAll();
+  });
+
+  const waiting = async () => (await queue.queue.getJobs(["waiting"])).map((j) => j.data);
+
+  it("queues one job for a failed check run, even when GitHub redelivers it", async () => {
+    const payload = examplePayload(
+      "check_run",
+      (p) => p.action === "completed" && (p.check_run as { conclusion: string }).conclusion === "failure",
+    );
+    const event = { id: "1", name: "check_run", payload: { ...payload, installation: { id: 7 } } } as const;
+    // Probot's types want the exact payload union; the example is that shape at run time.
+    await probot.receive(event as unknown as Parameters<Probot["receive"]>[0]);
+    await probot.receive({ ...event, id: "2" } as unknown as Parameters<Probot["receive"]>[0]);
+    expect(await waiting()).toEqual([
+      expect.objectContaining({ kind: "ci-failure", installationId: 7, prNumber: 2, checkRunId: 128620228 }),
+    ]);
+  });
+
+  function explainComment(login: string) {
+    const payload = examplePayload<{
+      comment: { body: string; user: { login: string } };
+      issue: Record<string, unknown>;
+    }>("issue_comment", (p) => p.action === "created");
+    payload.comment.body = "/explain";
+    payload.comment.user.login = login;
+    payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
+    return {
+      id: "3",
+      name: "issue_comment",
+      payload: { ...payload, installation: { id: 7 } },
+    } as unknown as Parameters<Probot["receive"]>[0];
+  }
+
+  it("queues an explain job for a /explain comment by a writer, with the PR's head sha", async () => {
+    api()
+      .post("/app/installations/7/access_tokens")
+      .reply(200, { token: "ghs_test", permissions: {} })
+      .get("/repos/Codertocat/Hello-World/collaborators/writer/permission")
+      .reply(200, { permission: "write", user: { login: "writer" } })
+      .get("/repos/Codertocat/Hello-World/pulls/1")
+      .reply(200, { number: 1, head: { sha: "c".repeat(40) } })
+      .post("/repos/Codertocat/Hello-World/issues/comments/492700400/reactions", { content: "eyes" })
+      .reply(201, {});
+    await probot.receive(explainComment("writer"));
+    expect(await waiting()).toEqual([
+      {
+        kind: "explain",
+        installationId: 7,
+        repo: { owner: "Codertocat", name: "Hello-World" },
+        headSha: "c".repeat(40),
+        prNumber: 1,
+        requestedBy: "writer",
+      },
+    ]);
+  });
+
+  it("refuses /explain from a user without write access, and says so", async () => {
+    let said = "";
+    api()
+      .post("/app/installations/7/access_tokens")
+      .reply(200, { token: "ghs_test", permissions: {} })
+      .get("/repos/Codertocat/Hello-World/collaborators/reader/permission")
+      .reply(200, { permission: "read", user: { login: "reader" } })
+      .post("/repos/Codertocat/Hello-World/issues/1/comments", (body: { body: string }) => {
+        said = body.body;
+        return true;
+      })
+      .reply(201, {});
+    await probot.receive(explainComment("reader"));
+    expect(said).toContain("only users with write access can run `/explain`");
+    expect(await waiting()).toEqual([]);
+  });
+});
