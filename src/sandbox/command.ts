@@ -1,11 +1,64 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
+import { loadConfig } from "../config.js";
+import { UserError } from "../errors.js";
+import { createLogger } from "../log.js";
+import { createSandbox } from "./index.js";
 
-/** `hypofix sandbox <repo-dir> [--sandbox docker|local] -- <command...>`. Implemented with the sandbox backends. */
+/** Exit code for a command killed at its timeout, as GNU timeout reports it. */
+export const TIMEOUT_EXIT_CODE = 124;
+
+/**
+ * `hypofix sandbox <repo-dir> [--sandbox docker|local|auto] [--timeout <ms>] -- <command...>`:
+ * runs one command in a fresh sandbox over a copy of the repository, prints its
+ * stdout and stderr, and exits with its exit code (124 when it timed out).
+ */
 export function registerSandboxCommand(program: Command): void {
   program
     .command("sandbox")
-    .description("run one command in a fresh sandbox over a copy of a repository")
+    .description(
+      "run one command in a fresh sandbox over a copy of a repository; exits with its exit code (124 on timeout)",
+    )
     .argument("<repo-dir>")
-    .argument("<command...>")
-    .option("--sandbox <backend>", "docker | local | auto", "auto");
+    .argument("<command...>", "the command and its arguments (put -- before it)")
+    .addOption(
+      new Option("--sandbox <backend>", "where to run").choices(["docker", "local", "auto"]).default("auto"),
+    )
+    .option("--timeout <ms>", "wall-clock limit (default: HYPOFIX_SANDBOX_TIMEOUT_MS)")
+    .action(
+      async (
+        repoDir: string,
+        command: string[],
+        opts: { sandbox: "docker" | "local" | "auto"; timeout?: string },
+      ) => {
+        const config = loadConfig();
+        const timeoutMs = opts.timeout === undefined ? config.sandbox.limits.timeoutMs : Number(opts.timeout);
+        if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+          throw new UserError(`invalid --timeout ${opts.timeout}`, "give a positive number of milliseconds");
+        }
+        const sandbox = await createSandbox(
+          opts.sandbox,
+          { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
+          createLogger(),
+        );
+        // Ctrl-C must not leave a container behind.
+        const onSignal = () => void sandbox.dispose().finally(() => process.exit(130));
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+        try {
+          const res = await sandbox.exec(command, { timeoutMs });
+          process.stdout.write(res.stdout);
+          process.stderr.write(res.stderr);
+          if (res.timedOut) {
+            process.stderr.write(`hypofix: command timed out after ${timeoutMs} ms and was killed\n`);
+            process.exitCode = TIMEOUT_EXIT_CODE;
+          } else {
+            process.exitCode = res.exitCode ?? 1;
+          }
+        } finally {
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+          await sandbox.dispose();
+        }
+      },
+    );
 }

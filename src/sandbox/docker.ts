@@ -1,0 +1,367 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import path from "node:path";
+import Docker from "dockerode";
+import tar from "tar-fs";
+import type { Logger } from "../log.js";
+import { helpersSourceDir, ignoredHelper } from "./helpers.js";
+import { CappedSink } from "./output.js";
+import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } from "./types.js";
+
+export const LABEL_SANDBOX = "org.hypofix.sandbox";
+export const LABEL_OWNER_PID = "org.hypofix.owner-pid";
+export const LABEL_OWNER_HOST = "org.hypofix.owner-host";
+export const LABEL_JOB = "org.hypofix.job-id";
+
+const WORKDIR = "/work";
+/** Outside the work dir, so tests cannot clobber helpers or snapshots by accident. */
+const HYPOFIX_DIR = "/hypofix";
+const HELPERS_DIR = `${HYPOFIX_DIR}/helpers`;
+const SNAPSHOTS_DIR = `${HYPOFIX_DIR}/snapshots`;
+const SANDBOX_USER = "10001:10001";
+const MIB = 1024 * 1024;
+/** How long past its timeout an exec may take before the host kills everything. */
+const BACKSTOP_GRACE_MS = 3000;
+/** Cap for Hypofix's own reads (readFile), far above any source file. */
+const INTERNAL_OUTPUT_BYTES = 64 * MIB;
+
+let client: Docker | undefined;
+/** One dockerode client per process; DOCKER_HOST is honoured by docker-modem. */
+export function dockerClient(): Docker {
+  client ??= new Docker();
+  return client;
+}
+
+/** True when the engine answers a ping within `timeoutMs`. */
+export async function pingDocker(docker: Docker, timeoutMs = 3000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([docker.ping().then(() => true), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function imageExists(docker: Docker, tag: string): Promise<boolean> {
+  try {
+    await docker.getImage(tag).inspect();
+    return true;
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 404) return false;
+    throw err;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the pid exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes sandbox containers left by processes of this host that no longer
+ * exist (a crashed or killed worker). Returns the ids removed.
+ */
+export async function reapLeftovers(docker: Docker, log?: Logger): Promise<string[]> {
+  const containers = await docker.listContainers({
+    all: true,
+    filters: { label: [`${LABEL_SANDBOX}=1`, `${LABEL_OWNER_HOST}=${hostname()}`] },
+  });
+  const dead = containers.filter((c) => {
+    const pid = Number(c.Labels[LABEL_OWNER_PID]);
+    return Number.isInteger(pid) && pid > 0 && !pidAlive(pid);
+  });
+  await Promise.all(
+    dead.map(async (c) => {
+      try {
+        await docker.getContainer(c.Id).remove({ force: true });
+      } catch (err) {
+        // Another process may have reaped it at the same moment.
+        if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+      }
+    }),
+  );
+  if (dead.length > 0) log?.info({ reaped: dead.map((c) => c.Id.slice(0, 12)) }, "reaped leftover sandboxes");
+  return dead.map((c) => c.Id);
+}
+
+let reaped: Promise<string[]> | undefined;
+
+interface Pipeable {
+  pipe(destination: NodeJS.WritableStream): unknown;
+}
+
+interface RunOptions {
+  argv: string[];
+  workingDir: string;
+  env?: Record<string, string>;
+  /** Text, or a stream to pipe (a tar-fs pack, which is a streamx stream, not a node Readable). */
+  stdin?: string | Pipeable;
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+/** Runs one exec in the container under `timeout -s KILL`, which kills the command's process group. */
+async function runExec(container: Docker.Container, opts: RunOptions): Promise<ExecResult> {
+  const started = performance.now();
+  const hasStdin = opts.stdin !== undefined;
+  const exec = await container.exec({
+    Cmd: ["timeout", "-s", "KILL", (opts.timeoutMs / 1000).toFixed(3), ...opts.argv],
+    AttachStdin: hasStdin,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    WorkingDir: opts.workingDir,
+    Env: Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`),
+  });
+  const stream = (await exec.start({ hijack: hasStdin, stdin: hasStdin })) as NodeJS.ReadWriteStream & {
+    destroy(): void;
+  };
+  const stdout = new CappedSink(opts.maxOutputBytes);
+  const stderr = new CappedSink(opts.maxOutputBytes);
+  container.modem.demuxStream(stream, stdout, stderr);
+  const ended = new Promise<void>((resolve) => {
+    stream.on("end", resolve);
+    stream.on("close", resolve);
+    stream.on("error", resolve);
+  });
+  if (typeof opts.stdin === "string") stream.end(opts.stdin);
+  else if (opts.stdin) opts.stdin.pipe(stream);
+
+  // Backstop for when `timeout` itself cannot act (e.g. the pid limit is exhausted):
+  // kill every process of the sandbox user, then drop the stream.
+  let backstopFired = false;
+  const backstop = setTimeout(() => {
+    backstopFired = true;
+    void killAll(container).finally(() => setTimeout(() => stream.destroy(), 1000).unref());
+  }, opts.timeoutMs + BACKSTOP_GRACE_MS);
+  try {
+    await ended;
+  } finally {
+    clearTimeout(backstop);
+  }
+
+  const durationMs = performance.now() - started;
+  let exitCode: number | null = null;
+  if (!backstopFired) {
+    for (let i = 0; i < 50; i++) {
+      const info = await exec.inspect();
+      if (!info.Running) {
+        exitCode = info.ExitCode;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  // `timeout -s KILL` kills its own group including itself: 137 at or past the deadline.
+  const timedOut = backstopFired || (exitCode === 137 && durationMs >= opts.timeoutMs - 50);
+  return {
+    exitCode: timedOut ? null : exitCode,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    timedOut,
+    truncated: stdout.truncated || stderr.truncated,
+    durationMs,
+  };
+}
+
+async function killAll(container: Docker.Container): Promise<void> {
+  try {
+    const exec = await container.exec({
+      Cmd: ["sh", "-c", "kill -9 -1"],
+      AttachStdout: false,
+      AttachStderr: false,
+    });
+    await exec.start({ Detach: true });
+  } catch {
+    // The container may already be gone; dispose handles the rest.
+  }
+}
+
+export class DockerSandbox implements Sandbox {
+  readonly kind = "docker" as const;
+  readonly workdir = WORKDIR;
+  readonly python = "python3";
+  readonly helpersDir = HELPERS_DIR;
+  private disposed = false;
+  private snapshots = 0;
+
+  private constructor(
+    private readonly container: Docker.Container,
+    private readonly options: SandboxOptions,
+  ) {}
+
+  /** Creates, starts and fills one warm container. The caller checked engine and image. */
+  static async create(
+    options: SandboxOptions,
+    log?: Logger,
+    docker = dockerClient(),
+  ): Promise<DockerSandbox> {
+    reaped ??= reapLeftovers(docker, log).catch((err: unknown) => {
+      log?.warn({ err }, "could not reap leftover sandboxes");
+      return [];
+    });
+    await reaped;
+
+    const { limits } = options;
+    const withSetup = (options.setupCommand?.length ?? 0) > 0;
+    const labels: Record<string, string> = {
+      [LABEL_SANDBOX]: "1",
+      [LABEL_OWNER_PID]: String(process.pid),
+      [LABEL_OWNER_HOST]: hostname(),
+    };
+    if (options.jobId) labels[LABEL_JOB] = options.jobId;
+    const tmpfs = (sizeMb: number, owned: boolean) =>
+      `rw,exec,nosuid,nodev,size=${sizeMb}m${owned ? ",uid=10001,gid=10001,mode=0755" : ""}`;
+
+    const container = await docker.createContainer({
+      name: `hypofix-sbx-${process.pid}-${randomUUID().slice(0, 8)}`,
+      Image: options.image,
+      Cmd: ["sleep", "infinity"],
+      User: SANDBOX_USER,
+      WorkingDir: WORKDIR,
+      Env: ["HOME=/tmp", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "LANG=C.UTF-8"],
+      Labels: labels,
+      HostConfig: {
+        // The setup phase (pip install) needs the network; it is disconnected before any test runs.
+        NetworkMode: withSetup ? "bridge" : "none",
+        CapDrop: ["ALL"],
+        SecurityOpt: ["no-new-privileges"],
+        ReadonlyRootfs: true,
+        // docker-init reaps orphans, so zombies never eat into the pid limit.
+        Init: true,
+        Tmpfs: {
+          "/tmp": tmpfs(limits.workMb, false),
+          [WORKDIR]: tmpfs(limits.workMb, true),
+          // Helpers plus snapshots of the work tree.
+          [HYPOFIX_DIR]: tmpfs(limits.workMb * 4, true),
+        },
+        Memory: limits.memoryMb * MIB,
+        MemorySwap: limits.memoryMb * MIB,
+        NanoCpus: Math.round(limits.cpus * 1e9),
+        PidsLimit: limits.pids,
+      },
+    });
+    const sandbox = new DockerSandbox(container, options);
+    try {
+      await container.start();
+      await sandbox.fill();
+      if (withSetup) await sandbox.setup(docker, options.setupCommand ?? [], log);
+      log?.debug({ container: container.id.slice(0, 12), jobId: options.jobId }, "docker sandbox ready");
+      return sandbox;
+    } catch (err) {
+      await sandbox.dispose();
+      throw err;
+    }
+  }
+
+  /** Streams the repository and the helper files in through `tar -x` (works on tmpfs, unlike putArchive). */
+  private async fill(): Promise<void> {
+    await this.untar(tar.pack(this.options.repoDir), WORKDIR);
+    const helpers = helpersSourceDir();
+    await this.check(["mkdir", "-p", HELPERS_DIR, SNAPSHOTS_DIR], "create helper folders");
+    await this.untar(
+      tar.pack(helpers, { ignore: (name) => ignoredHelper(path.relative(helpers, name)) }),
+      HELPERS_DIR,
+    );
+  }
+
+  private async untar(archive: Pipeable, dest: string): Promise<void> {
+    const res = await runExec(this.container, {
+      argv: ["tar", "-x", "--no-same-owner", "-C", dest, "-f", "-"],
+      workingDir: dest,
+      stdin: archive,
+      timeoutMs: this.options.limits.timeoutMs,
+      maxOutputBytes: this.options.limits.outputBytes,
+    });
+    if (res.exitCode !== 0)
+      throw new Error(`copy into sandbox failed: ${res.stderr.trim() || `exit ${res.exitCode}`}`);
+  }
+
+  private async setup(docker: Docker, command: string[], log?: Logger): Promise<void> {
+    const res = await this.exec(command);
+    if (res.exitCode !== 0) {
+      const why = res.timedOut ? "timed out" : `exit ${res.exitCode}`;
+      throw new Error(`setup command failed (${why}): ${res.stderr.trim().slice(-2000)}`);
+    }
+    await docker.getNetwork("bridge").disconnect({ Container: this.container.id, Force: true });
+    log?.debug({ container: this.container.id.slice(0, 12) }, "setup done, network disconnected");
+  }
+
+  private resolve(p: string): string {
+    return path.posix.resolve(WORKDIR, p);
+  }
+
+  async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
+    if (argv.length === 0) throw new Error("exec needs a command");
+    return runExec(this.container, {
+      argv,
+      workingDir: this.resolve(options.cwd ?? "."),
+      env: options.env,
+      stdin: options.stdin,
+      timeoutMs: options.timeoutMs ?? this.options.limits.timeoutMs,
+      maxOutputBytes: options.maxOutputBytes ?? this.options.limits.outputBytes,
+    });
+  }
+
+  /** Runs an internal command that must succeed; returns its stdout. */
+  private async check(argv: string[], what: string, stdin?: string): Promise<string> {
+    const res = await this.exec(argv, { stdin, maxOutputBytes: INTERNAL_OUTPUT_BYTES });
+    if (res.exitCode !== 0) {
+      const why = res.timedOut ? "timed out" : res.stderr.trim() || `exit ${res.exitCode}`;
+      throw new Error(`sandbox: ${what}: ${why}`);
+    }
+    return res.stdout;
+  }
+
+  readFile(p: string): Promise<string> {
+    return this.check(["cat", "--", this.resolve(p)], `read ${p}`);
+  }
+
+  async writeFile(p: string, content: string): Promise<void> {
+    const script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"';
+    await this.check(["sh", "-c", script, "sh", this.resolve(p)], `write ${p}`, content);
+  }
+
+  async snapshot(): Promise<SnapshotId> {
+    const id = `s${++this.snapshots}`;
+    const script = 'mkdir -p -- "$2" && cp -a -- "$1/." "$2/"';
+    await this.check(["sh", "-c", script, "sh", WORKDIR, `${SNAPSHOTS_DIR}/${id}`], "snapshot");
+    return id;
+  }
+
+  async restore(id: SnapshotId): Promise<void> {
+    if (!/^s\d+$/.test(id)) throw new Error(`unknown snapshot ${id}`);
+    // A test may leave read-only directories behind; make them deletable first if needed.
+    const script = [
+      'test -d "$2" || { echo "unknown snapshot" >&2; exit 3; }',
+      'find "$1" -mindepth 1 -delete 2>/dev/null || { chmod -R u+rwX "$1" && find "$1" -mindepth 1 -delete; }',
+      'cp -a -- "$2/." "$1/"',
+    ].join(" && ");
+    await this.check(["sh", "-c", script, "sh", WORKDIR, `${SNAPSHOTS_DIR}/${id}`], `restore ${id}`);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    try {
+      await this.container.remove({ force: true });
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+    }
+  }
+
+  /** The container id, for logs and tests. */
+  get id(): string {
+    return this.container.id;
+  }
+}

@@ -1,0 +1,56 @@
+import { stat } from "node:fs/promises";
+import { UserError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { DockerSandbox, dockerClient, imageExists, pingDocker } from "./docker.js";
+import { LocalSandbox } from "./local.js";
+import type { Sandbox, SandboxOptions } from "./types.js";
+
+export * from "./types.js";
+
+const BUILD_HINT = "build it with: bash docker/build-sandbox-image-offline.sh";
+
+/** True when a Docker engine answers (DOCKER_HOST or the default socket). */
+export function dockerAvailable(): Promise<boolean> {
+  return pingDocker(dockerClient());
+}
+
+let warnedLocal = false;
+
+/**
+ * One warm sandbox over a copy of `options.repoDir`. `auto` picks docker when
+ * the engine answers and the image exists, else local with a warning (once).
+ */
+export async function createSandbox(
+  backend: "docker" | "local" | "auto",
+  options: SandboxOptions,
+  log?: Logger,
+): Promise<Sandbox> {
+  const info = await stat(options.repoDir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new UserError(`repository directory not found: ${options.repoDir}`, "pass the path of a checkout");
+  }
+  if (backend === "local") return LocalSandbox.create(options);
+
+  const docker = dockerClient();
+  const reachable = await pingDocker(docker);
+  const hasImage = reachable && (await imageExists(docker, options.image));
+  if (backend === "docker") {
+    if (!reachable) {
+      throw new UserError(
+        "Docker engine not reachable",
+        "start dockerd (bash scripts/provision.sh does) or use --sandbox local",
+      );
+    }
+    if (!hasImage) throw new UserError(`sandbox image ${options.image} not found`, BUILD_HINT);
+    return DockerSandbox.create(options, log, docker);
+  }
+  if (hasImage) return DockerSandbox.create(options, log, docker);
+  if (!warnedLocal) {
+    warnedLocal = true;
+    const why = reachable
+      ? `image ${options.image} not found (${BUILD_HINT})`
+      : "Docker engine not reachable";
+    process.stderr.write(`hypofix: warning: ${why}; running in the local sandbox, without isolation\n`);
+  }
+  return LocalSandbox.create(options);
+}
