@@ -5,7 +5,7 @@ export function examplePayload<T = Record<string, unknown>>(
   event: string,
   pick: (payload: Record<string, unknown>) => boolean,
 ): T {
-  const group = (examples as { name: string; examples: Record<string, unknown>[] }[]).find(
+  const group = (examples as unknown as { name: string; examples: Record<string, unknown>[] }[]).find(
     (e) => e.name === event,
   );
   const found = group?.examples.find(pick);
