@@ -46,6 +46,10 @@ export const behaviourChangeSchema = z.object({
   subject: z.string(),
   before: z.string(),
   after: z.string(),
+  /** Calls: the changed function (`file::qualname`) called. */
+  function: z.string().optional(),
+  /** Calls: the test during which the call was recorded. */
+  test: z.string().optional(),
 });
 
 export const auditSchema = z.object({

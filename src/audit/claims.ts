@@ -1,0 +1,87 @@
+import { targetKey, type ChangedFunction, type ParsedClaim } from "./types.js";
+
+const TRAILERS = /^(signed-off-by|co-authored-by|reviewed-by|change-id):/i;
+
+/** Sentences and bullet points of an explanation, without code blocks, headings markup or trailers. */
+export function splitClaims(text: string): string[] {
+  const withoutCode = text.replace(/```[\s\S]*?```/g, "\n");
+  const sentences: string[] = [];
+  for (const raw of withoutCode.split(/\r?\n/)) {
+    const line = raw
+      .replace(/^\s*(?:[-*+]|\d+[.)]|#+)\s+/, "")
+      .replace(/^\s*\[[ xX]\]\s+/, "")
+      .trim();
+    if (line === "" || TRAILERS.test(line)) continue;
+    for (const part of line.split(/(?<=[.!?])\s+(?=[A-Z`"])/)) {
+      const sentence = part.trim();
+      if (/[A-Za-z]{2}/.test(sentence) && !sentences.includes(sentence)) sentences.push(sentence);
+    }
+  }
+  return sentences;
+}
+
+const PRESERVE = [
+  /\b(?:does|do|did|will|should)\s*(?:not|n't)\s+(?:change|affect|alter|modify|break|touch)\b/i,
+  /\bwithout\s+(?:changing|affecting|altering|breaking)\b/i,
+  /\bunchanged\b/i,
+  /\bno\s+(?:other\s+)?(?:functional|behaviou?ral|behaviou?r|semantic|observable)\s+changes?\b/i,
+  /\bno\s+other\s+changes?\b/i,
+  /\bbehaviou?r[- ]preserving\b/i,
+  /\brefactor/i,
+  /\b(?:keeps?|preserves?)\b.*\b(?:behaviou?r|same|as before)\b/i,
+];
+const FIX =
+  /\b(?:fix(?:es|ed)?|resolves?|resolved|repairs?|repaired|corrects?|corrected)\b|\bnow pass(?:es)?\b/i;
+const BEHAVIOUR =
+  /\b(?:handles?|handled|now (?:returns?|raises?|gives?|accepts?|rejects?|strips?|ignores?))\b/i;
+const OTHERS = /\bother\b|\belse\b|\brest\b/i;
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const word = (name: string): RegExp => new RegExp(`(?<![\\w.])${escape(name)}(?![\\w])`);
+
+/** Short names a sentence may use for a function: the full qualname, or a distinctive last part. */
+function mentions(text: string, fn: ChangedFunction): boolean {
+  if (word(fn.qualname).test(text)) return true;
+  const short = fn.qualname.split(".").pop() ?? fn.qualname;
+  if (
+    new RegExp("`" + escape(short) + "(?:\\(\\))?`").test(text) ||
+    new RegExp(`\\b${escape(short)}\\(`).test(text)
+  ) {
+    return true;
+  }
+  return (short.includes("_") || short.length >= 6) && word(short).test(text);
+}
+
+const testName = (id: string): string => (id.split("::").pop() ?? id).replace(/\[.*\]$/, "");
+
+/**
+ * Reads the checkable claims of an explanation: which tests it says are fixed,
+ * which functions it says are (un)changed. Sentences that name nothing
+ * checkable are kept as `other`, so the audit can say it could not check them.
+ */
+export function parseClaims(text: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim[] {
+  return splitClaims(text).map((sentence) => {
+    const named = new Set<string>();
+    for (const id of testIds) if (word(testName(id)).test(sentence) || sentence.includes(id)) named.add(id);
+    for (const m of sentence.matchAll(/\btest_\w+/g)) {
+      if (![...named].some((id) => testName(id) === m[0])) named.add(m[0]);
+    }
+    const functions = changed.filter((fn) => mentions(sentence, fn)).map(targetKey);
+    const kind: ParsedClaim["kind"] = PRESERVE.some((re) => re.test(sentence))
+      ? FIX.test(sentence) && named.size > 0
+        ? "fix"
+        : "preserve"
+      : FIX.test(sentence)
+        ? "fix"
+        : BEHAVIOUR.test(sentence)
+          ? "behaviour"
+          : "other";
+    return {
+      text: sentence,
+      kind,
+      tests: [...named],
+      functions,
+      others: kind === "preserve" && OTHERS.test(sentence),
+    };
+  });
+}

@@ -1,0 +1,175 @@
+import { createTwoFilesPatch } from "diff";
+import { describe, expect, it } from "vitest";
+import { changedFunctions, changesFromDiff } from "../../src/audit/changes.js";
+import { parseClaims, splitClaims } from "../../src/audit/claims.js";
+import { renderAudit } from "../../src/audit/render.js";
+import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
+import {
+  auditVerdict,
+  behaviourChanges,
+  judgeClaim,
+  revise,
+  unverifiedFunctions,
+} from "../../src/audit/verdicts.js";
+import type { FunctionInfo } from "../../src/lang/python/types.js";
+
+const BASE = ["def f(x):", "    return x", "", "def g(y):", "    return y", ""].join("\n");
+const HEAD = [
+  "def f(x):",
+  "    return x + 1",
+  "",
+  "def g(y):",
+  "    return y",
+  "",
+  "def h():",
+  "    pass",
+  "",
+].join("\n");
+const fns = (...specs: [string, number, number][]): FunctionInfo[] =>
+  specs.map(([qualname, startLine, endLine]) => ({ file: "m.py", qualname, startLine, endLine }));
+
+describe("changes", () => {
+  it("reads whole-file changes from a unified diff and maps hunks to functions", async () => {
+    const diff = createTwoFilesPatch("a/m.py", "b/m.py", BASE, HEAD);
+    const changes = await changesFromDiff(diff, async (p) => (p === "m.py" ? BASE : null));
+    expect(changes).toEqual([{ path: "m.py", before: BASE, after: HEAD }]);
+    const changed = changedFunctions(
+      changes,
+      fns(["f", 1, 2], ["g", 4, 5]),
+      fns(["f", 1, 2], ["g", 4, 5], ["h", 7, 8]),
+    );
+    expect(changed).toEqual([
+      { file: "m.py", qualname: "f", inBase: true, inHead: true },
+      { file: "m.py", qualname: "h", inBase: false, inHead: true },
+    ]);
+  });
+
+  it("refuses a patch that does not apply", async () => {
+    const diff = createTwoFilesPatch("a/m.py", "b/m.py", BASE, HEAD);
+    await expect(changesFromDiff(diff, async () => "something else\n")).rejects.toThrow(
+      /does not apply to m.py/,
+    );
+  });
+});
+
+describe("claims", () => {
+  it("splits bullets and sentences, dropping code blocks and trailers", () => {
+    const text =
+      "Fix the bug\n\n- Fixes test_a. No other behaviour changes.\n```\ncode()\n```\nSigned-off-by: X <x@y>\n";
+    expect(splitClaims(text)).toEqual(["Fix the bug", "Fixes test_a.", "No other behaviour changes."]);
+  });
+
+  it("classifies fix, preservation and unmapped claims, naming tests and functions", () => {
+    const changed = [{ file: "shop/pricing.py", qualname: "discount", inBase: true, inHead: true }];
+    const claims = parseClaims(
+      "Fixes test_small: discount no longer goes negative.\nNo other behaviour changes.\nDoes not change `discount`.\nIt is faster.",
+      ["tests/test_p.py::test_small"],
+      changed,
+    );
+    expect(claims.map((c) => [c.kind, c.tests, c.functions, c.others])).toEqual([
+      ["fix", ["tests/test_p.py::test_small"], ["shop/pricing.py::discount"], false],
+      ["preserve", [], [], true],
+      ["preserve", [], ["shop/pricing.py::discount"], false],
+      ["other", [], [], false],
+    ]);
+  });
+});
+
+const call = (over: Partial<CallDiff>): CallDiff => ({
+  target: "m.py::f",
+  call: "f(1)",
+  test: "t.py::test_other",
+  before: { kind: "return", value: "1" },
+  after: { kind: "return", value: "1" },
+  changed: false,
+  contextDependent: false,
+  ...over,
+});
+
+const report = (over: Partial<DifferentialReport> = {}): DifferentialReport => ({
+  changedFunctions: [
+    { file: "m.py", qualname: "f", inBase: true, inHead: true },
+    { file: "m.py", qualname: "g", inBase: true, inHead: true },
+  ],
+  tests: [
+    {
+      id: "t.py::test_fix",
+      before: "failed",
+      after: "passed",
+      beforeMessage: "AssertionError: assert 1 == 2",
+    },
+    { id: "t.py::test_other", before: "passed", after: "passed" },
+  ],
+  calls: [
+    call({ test: "t.py::test_fix", after: { kind: "return", value: "2" }, changed: true }),
+    call({
+      call: "f(5)",
+      before: { kind: "return", value: "5" },
+      after: { kind: "raise", type: "ValueError", message: "no" },
+      changed: true,
+    }),
+  ],
+  uncapturable: [],
+  testsReaching: { "m.py::f": ["t.py::test_fix", "t.py::test_other"] },
+  notes: [],
+  ran: true,
+  ...over,
+});
+
+describe("verdicts", () => {
+  const claim = (text: string, tests: string[] = []) =>
+    parseClaims(text, tests, report().changedFunctions)[0]!;
+
+  it("confirms a fix the tests show and contradicts 'no other change' with the call's before/after", () => {
+    const fix = judgeClaim(claim("Fixes test_fix.", ["t.py::test_fix"]), report());
+    expect(fix.verdict).toBe("confirmed");
+    expect(fix.evidence).toContain("failed: AssertionError: assert 1 == 2");
+    const other = judgeClaim(claim("No other behaviour changes."), report());
+    expect(other.verdict).toBe("contradicted");
+    expect(other.evidence).toContain("`f(5)` gave `5` before and `raises ValueError: no` after");
+    expect(other.evidence).not.toContain("f(1)");
+    expect(revise(other).revised).toMatch(/^Not as claimed/);
+  });
+
+  it("contradicts a claimed fix whose test still fails", () => {
+    const r = report({
+      tests: [{ id: "t.py::test_fix", before: "failed", after: "failed", afterMessage: "assert 0 == 2" }],
+    });
+    const v = judgeClaim(claim("Fixes test_fix.", ["t.py::test_fix"]), r);
+    expect(v).toMatchObject({ verdict: "contradicted" });
+    expect(v.evidence).toContain("is failed: assert 0 == 2 after");
+  });
+
+  it("confirms a refactor when every recorded call agrees, and flags unreached functions", () => {
+    const r = report({
+      tests: [{ id: "t.py::test_other", before: "passed", after: "passed" }],
+      calls: [call({})],
+    });
+    expect(judgeClaim(claim("Pure refactor."), r).verdict).toBe("confirmed");
+    expect(unverifiedFunctions(r)).toEqual(["m.py::g"]);
+  });
+
+  it("leaves everything unverified when nothing ran", () => {
+    const v = judgeClaim(claim("Fixes test_fix."), report({ ran: false }));
+    expect(v.verdict).toBe("unverified");
+    expect(auditVerdict({ claims: [v] })).toBe("not-run");
+  });
+});
+
+describe("renderAudit", () => {
+  it("shows verdicts, revisions and before/after values, escaping table pipes", () => {
+    const r = report();
+    const claims = [revise(judgeClaim(parseClaims("No other behaviour changes.", [], [])[0]!, r))];
+    const md = renderAudit({
+      claims,
+      behaviourChanges: behaviourChanges(r),
+      unverified: unverifiedFunctions(r),
+      notes: ["a | b"],
+    });
+    expect(md).toContain("❌ execution contradicts at least one claim");
+    expect(md).toContain("| call | f(5) (in t.py::test_other) | 5 | raises ValueError: no |");
+    expect(md).toContain("**Unverified:** no test reaches `m.py::g`");
+    expect(md).toContain("- a | b");
+    expect(md).toContain("Revised explanation");
+  });
+});
