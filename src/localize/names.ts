@@ -20,7 +20,7 @@ export function functionKey(f: Pick<FunctionInfo, "file" | "qualname">): string 
  */
 export function matchFunction(text: string, functions: FunctionInfo[], prefer?: Set<string>): NameMatch {
   const name = normalize(text);
-  if (name === "") return { kind: "none" };
+  if (name.dotted === "" && name.file === undefined) return { kind: "none" };
   for (const caseless of [false, true]) {
     const found = functions.filter((f) => nameFits(name, f, caseless));
     if (found.length === 0) continue;
