@@ -1,0 +1,164 @@
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dockerClient } from "../../src/sandbox/docker.js";
+import { createSandbox, type Sandbox, TRUNCATION_MARK } from "../../src/sandbox/index.js";
+import { helpersSourceDir, ignoredHelper } from "../../src/sandbox/helpers.js";
+import { testOptions } from "./limits.js";
+
+const PIDS = 64;
+const repo = mkdtempSync(path.join(tmpdir(), "hypofix-repo-"));
+writeFileSync(path.join(repo, "mod.py"), "def f():\n    return 1\n");
+
+/** Lists the command lines of every process in the container. */
+const PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done';
+
+// One warm container for the whole file, as a job uses it.
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await createSandbox("docker", testOptions(repo, { pids: PIDS }));
+});
+afterAll(() => sb?.dispose());
+
+describe("docker sandbox", () => {
+  it("runs as non-root with no network and no capabilities", async () => {
+    const res = await sb.exec(["sh", "-c", "id -u; ls /sys/class/net; grep CapEff /proc/self/status"]);
+    expect(res.exitCode).toBe(0);
+    const [uid, ...rest] = res.stdout.trim().split("\n");
+    expect(Number(uid)).toBeGreaterThan(0);
+    expect(rest).toEqual(["lo", "CapEff:\t0000000000000000"]);
+  });
+
+  it("has the repository copy in the workdir and the helper files in helpersDir", async () => {
+    expect(sb.workdir).toBe("/work");
+    expect(await sb.readFile("mod.py")).toBe("def f():\n    return 1\n");
+    const helpers = readdirSync(helpersSourceDir()).filter((f) => !ignoredHelper(f));
+    const listed = await sb.exec(["ls", "-A", sb.helpersDir]);
+    expect(listed.stdout.split("\n").filter(Boolean).sort()).toEqual(helpers.sort());
+    expect(path.posix.relative(sb.workdir, sb.helpersDir).startsWith("..")).toBe(true);
+  });
+
+  it("runs the python it reports", async () => {
+    const res = await sb.exec([sb.python, "-c", "import pytest, coverage; print(6 * 7)"]);
+    expect(res).toMatchObject({ exitCode: 0, stdout: "42\n", timedOut: false });
+  });
+
+  it("passes cwd, env and stdin, and reports a non-zero exit", async () => {
+    await sb.writeFile("sub/dir/x.txt", "x");
+    const res = await sb.exec(["sh", "-c", 'pwd; echo "$GREETING"; cat; exit 3'], {
+      cwd: "sub/dir",
+      env: { GREETING: "hej" },
+      stdin: "from stdin",
+    });
+    expect(res).toMatchObject({ exitCode: 3, stdout: "/work/sub/dir\nhej\nfrom stdin", timedOut: false });
+  });
+
+  it("kills a command and its children at the timeout", async () => {
+    const res = await sb.exec(["sh", "-c", "sleep 600 & sleep 600; echo never"], { timeoutMs: 1000 });
+    expect(res).toMatchObject({ timedOut: true, exitCode: null, stdout: "" });
+    expect(res.durationMs).toBeGreaterThanOrEqual(1000);
+    expect(res.durationMs).toBeLessThan(8000);
+    const ps = await sb.exec(["sh", "-c", PROCESSES]);
+    expect(ps.stdout).not.toContain("sleep 600");
+  });
+
+  it("stops a fork loop at the pid limit, and stays usable", async () => {
+    const script = [
+      "import os, signal, time",
+      "kids = []",
+      "try:",
+      "    while True:",
+      "        pid = os.fork()",
+      "        if pid == 0:",
+      "            time.sleep(600)",
+      "            os._exit(0)",
+      "        kids.append(pid)",
+      "except OSError as e:",
+      "    print('stopped', len(kids), e.errno)",
+      "for pid in kids:",
+      "    os.kill(pid, signal.SIGKILL)",
+    ].join("\n");
+    const res = await sb.exec(["python3", "-c", script], { timeoutMs: 20_000 });
+    expect(res.timedOut).toBe(false);
+    const match = /^stopped (\d+) 11$/.exec(res.stdout.trim()); // 11 = EAGAIN
+    expect(match, res.stdout + res.stderr).not.toBeNull();
+    expect(Number(match?.[1])).toBeLessThan(PIDS);
+    expect((await sb.exec(["true"])).exitCode).toBe(0);
+  });
+
+  it("cuts a 10 MB print at the output cap and keeps draining", async () => {
+    const cap = 1024 * 1024;
+    const res = await sb.exec(
+      ["python3", "-c", "import sys; sys.stdout.write('x' * 10_000_000); sys.stderr.write('done')"],
+      { maxOutputBytes: cap },
+    );
+    expect(res).toMatchObject({ exitCode: 0, truncated: true, timedOut: false, stderr: "done" });
+    expect(res.stdout).toBe("x".repeat(cap) + TRUNCATION_MARK);
+  });
+
+  it("cannot write outside the work dir", async () => {
+    for (const target of ["/usr/evil", "/evil", "/etc/passwd"]) {
+      const res = await sb.exec(["sh", "-c", `echo x >> ${target}`]);
+      expect(res.exitCode, target).not.toBe(0);
+      expect(res.stderr).toMatch(/Read-only file system|Permission denied/);
+    }
+    expect((await sb.exec(["sh", "-c", "echo x > /work/ok && echo y > /tmp/ok"])).exitCode).toBe(0);
+  });
+
+  it("reads and writes files, and restores a snapshot exactly", async () => {
+    await sb.writeFile("notes/a.txt", "ünïcode\n");
+    expect(await sb.readFile("notes/a.txt")).toBe("ünïcode\n");
+    await expect(sb.readFile("missing.txt")).rejects.toThrow(/missing\.txt/);
+
+    const before = await sb.exec(["sh", "-c", "find . | sort; cat mod.py"]);
+    const snap = await sb.snapshot();
+    await sb.writeFile("mod.py", "broken(");
+    await sb.writeFile("new/file.py", "x = 1\n");
+    await sb.exec(["rm", "notes/a.txt"]);
+    await sb.restore(snap);
+    const after = await sb.exec(["sh", "-c", "find . | sort; cat mod.py"]);
+    expect(after.stdout).toBe(before.stdout);
+    await expect(sb.restore("s999")).rejects.toThrow(/unknown snapshot/);
+  });
+
+  it("is gone after dispose, and dispose can be called twice", async () => {
+    const own = await createSandbox("docker", testOptions(repo));
+    const id = (own as unknown as { id: string }).id;
+    await own.dispose();
+    await own.dispose();
+    await expect(dockerClient().getContainer(id).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
+describe("docker sandbox setup phase", () => {
+  it("has the network during setup and only loopback afterwards", async () => {
+    const own = await createSandbox("docker", {
+      ...testOptions(repo),
+      setupCommand: ["sh", "-c", "ls /sys/class/net > /tmp/net-during-setup"],
+    });
+    try {
+      expect((await own.readFile("/tmp/net-during-setup")).split("\n")).toContain("eth0");
+      expect((await own.exec(["ls", "/sys/class/net"])).stdout).toBe("lo\n");
+    } finally {
+      await own.dispose();
+    }
+  });
+});
+
+describe("createSandbox errors", () => {
+  it("names a missing image and how to build it", async () => {
+    const options = { ...testOptions(repo), image: "hypofix/no-such-image:0" };
+    await expect(createSandbox("docker", options)).rejects.toMatchObject({
+      name: "UserError",
+      message: "sandbox image hypofix/no-such-image:0 not found",
+      hint: expect.stringContaining("bash docker/build-sandbox-image-offline.sh"),
+    });
+  });
+
+  it("rejects a repository directory that does not exist", async () => {
+    await expect(createSandbox("docker", testOptions(path.join(repo, "nope")))).rejects.toMatchObject({
+      name: "UserError",
+    });
+  });
+});
