@@ -1,5 +1,7 @@
 import type { Context, Probot } from "probot";
 import type { Enqueued } from "../queue/queue.js";
+import { reportCheckRun } from "./publish.js";
+import { readRepoConfig } from "./repo-config.js";
 import {
   canTrigger,
   parseCommand,
@@ -12,9 +14,26 @@ export interface Enqueuer {
   enqueue(job: unknown): Promise<Enqueued>;
 }
 
-async function submit(context: Context, trigger: Trigger, queue: Enqueuer): Promise<void> {
+async function submit(
+  context: Context,
+  trigger: Trigger,
+  queue: Enqueuer,
+  onBadConfig?: (problem: string) => Promise<unknown>,
+): Promise<void> {
   if ("ignored" in trigger) {
     context.log.debug({ event: context.name, why: trigger.ignored }, "ignored");
+    return;
+  }
+  const lookup = await readRepoConfig(context);
+  if ("problem" in lookup) {
+    context.log.warn({ repo: trigger.job.repo, problem: lookup.problem }, "invalid repository configuration");
+    await (onBadConfig
+      ? onBadConfig(lookup.problem)
+      : reportCheckRun(context.octokit, context.repo(), trigger.job.headSha, {
+          conclusion: "action_required",
+          title: "Hypofix configuration is invalid",
+          summary: lookup.problem,
+        }));
     return;
   }
   const { id, duplicate } = await queue.enqueue(trigger.job);
@@ -65,6 +84,7 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
         },
       },
       queue,
+      (problem) => context.octokit.rest.issues.createComment(context.issue({ body: problem })),
     );
   });
 }

@@ -15,6 +15,14 @@ const { privateKey } = generateKeyPairSync("rsa", {
 
 // GitHub's API cannot exist here: nock answers at the HTTP boundary, the real octokit runs.
 const api = () => nock("https://api.github.com");
+// context.config reads the repository's file, then falls back to the owner's `.github` repository.
+const CONFIG_PATH = /^\/repos\/Codertocat\/(Hello-World|\.github)\/contents\/\.github(%2F|\/)hypofix\.yml/;
+const token = () =>
+  api().post("/app/installations/7/access_tokens").reply(200, { token: "ghs_test", permissions: {} });
+const config = (yaml: string | null) =>
+  yaml === null
+    ? api().get(CONFIG_PATH).times(2).reply(404, { message: "Not Found" })
+    : api().get(CONFIG_PATH).reply(200, yaml, { "content-type": "text/plain; charset=utf-8" });
 
 describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
   const queue = new JobQueue(
@@ -52,12 +60,40 @@ describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
       (p) => p.action === "completed" && (p.check_run as { conclusion: string }).conclusion === "failure",
     );
     const event = { id: "1", name: "check_run", payload: { ...payload, installation: { id: 7 } } } as const;
+    token();
+    config(null);
+    config(null);
     // Probot's types want the exact payload union; the example is that shape at run time.
     await probot.receive(event as unknown as Parameters<Probot["receive"]>[0]);
     await probot.receive({ ...event, id: "2" } as unknown as Parameters<Probot["receive"]>[0]);
     expect(await waiting()).toEqual([
       expect.objectContaining({ kind: "ci-failure", installationId: 7, prNumber: 2, checkRunId: 128620228 }),
     ]);
+  });
+
+  it("reports an invalid .github/hypofix.yml on the commit instead of queueing", async () => {
+    const payload = examplePayload(
+      "check_run",
+      (p) => p.action === "completed" && (p.check_run as { conclusion: string }).conclusion === "failure",
+    );
+    let check: { conclusion?: string; output?: { summary: string } } = {};
+    token();
+    config("max_iterations: lots\nflavour: spicy\n");
+    api()
+      .post("/repos/Codertocat/Hello-World/check-runs", (b: typeof check) => {
+        check = b;
+        return true;
+      })
+      .reply(201, {});
+    await probot.receive({
+      id: "9",
+      name: "check_run",
+      payload: { ...payload, installation: { id: 7 } },
+    } as unknown as Parameters<Probot["receive"]>[0]);
+    expect(check.conclusion).toBe("action_required");
+    expect(check.output?.summary).toContain("`max_iterations`");
+    expect(check.output?.summary).toContain("flavour");
+    expect(await waiting()).toEqual([]);
   });
 
   function explainComment(login: string) {
@@ -76,9 +112,9 @@ describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
   }
 
   it("queues an explain job for a /explain comment by a writer, with the PR's head sha", async () => {
+    token();
+    config("mode: comment\n");
     api()
-      .post("/app/installations/7/access_tokens")
-      .reply(200, { token: "ghs_test", permissions: {} })
       .get("/repos/Codertocat/Hello-World/collaborators/writer/permission")
       .reply(200, { permission: "write", user: { login: "writer" } })
       .get("/repos/Codertocat/Hello-World/pulls/1")
@@ -100,9 +136,8 @@ describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
 
   it("refuses /explain from a user without write access, and says so", async () => {
     let said = "";
+    token();
     api()
-      .post("/app/installations/7/access_tokens")
-      .reply(200, { token: "ghs_test", permissions: {} })
       .get("/repos/Codertocat/Hello-World/collaborators/reader/permission")
       .reply(200, { permission: "read", user: { login: "reader" } })
       .post("/repos/Codertocat/Hello-World/issues/1/comments", (body: { body: string }) => {
