@@ -110,18 +110,25 @@ export async function autofl(input: AutoflInput): Promise<AutoflResult> {
   const named = new Set(ranked.map((r) => r.key));
   const bestLine = bestLines(input.sbfl);
   const entries: LocalizationEntry[] = [];
-  const byName = new Map(functions.map((f) => [qualifiedName(f), f]));
-  for (const r of ranked) {
-    const f = byName.get(r.key);
-    if (!f) continue;
+  const add = (f: FunctionInfo | undefined, score: number, reason: string) => {
+    if (!f) return;
+    const line = bestLine.get(functionKey(f));
     entries.push({
       rank: entries.length + 1,
       file: f.file,
       function: f.qualname,
-      ...lineOf(bestLine, f),
-      score: r.score,
-      reason: `named in ${r.votes}/${runs.length} AutoFL runs (score ${r.score.toFixed(2)})`,
+      ...(line === undefined ? {} : { line }),
+      score,
+      reason,
     });
+  };
+  const byName = new Map(functions.map((f) => [qualifiedName(f), f]));
+  for (const r of ranked) {
+    add(
+      byName.get(r.key),
+      r.score,
+      `named in ${r.votes}/${runs.length} AutoFL runs (score ${r.score.toFixed(2)})`,
+    );
   }
   const sbflOrder = new Map(input.sbfl.functions.map((e, i) => [`${e.file}::${e.function}`, i]));
   const unnamed = orderUnnamed(
@@ -135,16 +142,8 @@ export async function autofl(input: AutoflInput): Promise<AutoflResult> {
       })),
   );
   for (const c of unnamed) {
-    const f = byKey.get(c.key);
-    if (!f) continue;
-    entries.push({
-      rank: entries.length + 1,
-      file: f.file,
-      function: f.qualname,
-      ...lineOf(bestLine, f),
-      score: 0,
-      reason: `not named by the model; executed by ${c.failingTests}/${input.failingTests.length} failing tests, looked at ${c.lookedAt} times`,
-    });
+    const reason = `not named by the model; executed by ${c.failingTests}/${input.failingTests.length} failing tests, looked at ${c.lookedAt} times`;
+    add(byKey.get(c.key), 0, reason);
   }
   return {
     entries,
@@ -277,9 +276,4 @@ function bestLines(result: SbflResult): Map<string, number> {
   const best = new Map<string, number>();
   for (const e of result.functions) if (e.line !== undefined) best.set(`${e.file}::${e.function}`, e.line);
   return best;
-}
-
-function lineOf(best: Map<string, number>, f: FunctionInfo): { line?: number } {
-  const line = best.get(functionKey(f));
-  return line === undefined ? {} : { line };
 }
