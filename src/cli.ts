@@ -1,5 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "./errors.js";
+import { registerFixCommand } from "./debug/command.js";
+import { registerObserveCommand } from "./lang/python/command.js";
+import { registerLocalizeCommand } from "./localize/command.js";
 import { registerSandboxCommand } from "./sandbox/command.js";
 
 /**
@@ -13,6 +16,9 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerSandboxCommand(program);
+  registerObserveCommand(program);
+  registerFixCommand(program);
+  registerLocalizeCommand(program);
   return program;
 }
 

@@ -15,13 +15,42 @@ export interface PythonRuntime {
    * and returns the observation exactly as the model sees it. Never throws for
    * a bad experiment: a malformed one is an `invalid` observation saying why.
    */
-  observe(testId: string, experiment: string, options?: RunOptions): Promise<Observation>;
+  observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation>;
   /** LDB block trace of `testId` through one function. */
   trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
+  /**
+   * Runs the reported failing tests and reruns the failures (`reruns`, default 2):
+   * which fail here, which are flaky, which pass, which do not exist.
+   */
+  reproduce(ids: string[], options?: RunOptions & { reruns?: number }): Promise<ReproduceResult>;
 }
 
 export interface RunOptions {
   timeoutMs?: number;
+}
+
+export interface ObserveOptions extends RunOptions {
+  /**
+   * The file edits and breakpoints refer to when the experiment names none
+   * (`REPLACE(4, ...)`, `b 12`): the suspicious function's file. Without it, the
+   * innermost non-test repository frame of the test's failure is used.
+   */
+  file?: string;
+}
+
+export interface ReproduceResult {
+  /** Fail here on every run. */
+  reproduced: string[];
+  /** Failed, then passed on a rerun. */
+  flaky: string[];
+  /** Pass here. */
+  passing: string[];
+  /** Not reported by pytest (unknown id, collection error, timeout). */
+  missing: string[];
+  /** The first run. */
+  run: TestRun;
+  /** One sentence per group, for logs and reports. */
+  summary: string;
 }

@@ -12,6 +12,12 @@ export interface Frame {
   function: string;
   /** The source line, stripped, when known. */
   code?: string;
+  /**
+   * Set on the last frame of a collapsed run: the `period` frames ending here
+   * (1 when absent) repeated this many more times (AutoFL's minimisation).
+   */
+  repeated?: number;
+  period?: number;
 }
 
 export interface TestFailure {
@@ -71,6 +77,8 @@ export interface BlockTrace {
   blocks: TraceBlock[];
   /** Text exactly as shown to the model. */
   rendered: string;
+  /** The test's outcome during the trace run. */
+  outcome?: TestOutcome;
 }
 
 export interface TraceBlock {
@@ -80,6 +88,8 @@ export interface TraceBlock {
   /** Variable values (repr, size-capped) at block entry and exit. */
   before: Record<string, string>;
   after: Record<string, string>;
+  /** The source lines the block executed. */
+  code?: string;
 }
 
 /** An experiment and what running it showed, exactly as the model sees it. */

@@ -1,0 +1,69 @@
+import { type Command, Option } from "commander";
+import { loadConfig } from "../../config.js";
+import { UserError } from "../../errors.js";
+import { createLogger } from "../../log.js";
+import { createSandbox } from "../../sandbox/index.js";
+import { createPythonRuntime } from "./index.js";
+
+/**
+ * `hypofix observe <repo-dir> --test <id> --experiment '<experiment>' [--file <path>]
+ * [--sandbox auto|docker|local] [--timeout <ms>]`: runs one AutoSD experiment and
+ * prints the observation exactly as the model sees it. Exit 2 when the experiment
+ * is malformed (the message says why).
+ */
+export function registerObserveCommand(program: Command): void {
+  program
+    .command("observe")
+    .description("run one debugging experiment against a test and print the observation the model sees")
+    .argument("<repo-dir>")
+    .requiredOption("--test <id>", "pytest node id of the failing test")
+    .requiredOption(
+      "--experiment <experiment>",
+      'b file.py:line ;; c ;; p expr | REPLACE(line, "old", "new") AND ... AND RUN | trace file.py:function',
+    )
+    .option("--file <path>", "file that edits and breakpoints without a file refer to")
+    .addOption(
+      new Option("--sandbox <backend>", "where to run").choices(["docker", "local", "auto"]).default("auto"),
+    )
+    .option("--timeout <ms>", "per-run limit (default: HYPOFIX_SANDBOX_TIMEOUT_MS)")
+    .action(
+      async (
+        repoDir: string,
+        opts: {
+          test: string;
+          experiment: string;
+          file?: string;
+          sandbox: "docker" | "local" | "auto";
+          timeout?: string;
+        },
+      ) => {
+        const config = loadConfig();
+        const timeoutMs = opts.timeout === undefined ? config.sandbox.limits.timeoutMs : Number(opts.timeout);
+        if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+          throw new UserError(`invalid --timeout ${opts.timeout}`, "give a positive number of milliseconds");
+        }
+        const log = createLogger();
+        const sandbox = await createSandbox(
+          opts.sandbox,
+          { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
+          log,
+        );
+        const onSignal = () => void sandbox.dispose().finally(() => process.exit(130));
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+        try {
+          const runtime = createPythonRuntime(sandbox, { timeoutMs, log });
+          const obs = await runtime.observe(opts.test, opts.experiment, {
+            timeoutMs,
+            ...(opts.file ? { file: opts.file } : {}),
+          });
+          process.stdout.write(`${obs.observation}\n`);
+          if (obs.kind === "invalid") process.exitCode = 2;
+        } finally {
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+          await sandbox.dispose();
+        }
+      },
+    );
+}

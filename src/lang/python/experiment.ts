@@ -1,0 +1,324 @@
+/**
+ * The AutoSD experiment language, parsed in pure TypeScript: debugger commands
+ * (`b file:line ;; c ;; p expr`), the edit-and-run DSL (`REPLACE(...) AND ADD(...)
+ * AND DEL(...) AND RUN`) and LDB's `trace file:function`. Malformed input gets a
+ * message a model can act on. `applyEdits` is reused to build patches.
+ */
+
+export type Edit =
+  | { op: "REPLACE"; line: number; file?: string; old: string; new: string }
+  | { op: "ADD"; line: number; file?: string; stmt: string }
+  | { op: "DEL"; line: number; file?: string; old: string };
+
+export type Experiment =
+  | { kind: "debugger"; file?: string; line: number; exprs: string[] }
+  | { kind: "edit"; edits: Edit[] }
+  | { kind: "trace"; file: string; qualname: string };
+
+export type ParsedExperiment = { ok: true; experiment: Experiment } | { ok: false; error: string };
+
+const EDIT_HELP =
+  'Edit experiments look like REPLACE(4, "old", "new") AND ADD(7, "print(x)") AND DEL(9, "old") AND RUN; ' +
+  "line numbers are those of the original file (optionally file:line); strings are in double or single quotes, " +
+  'with \\" for a quote inside.';
+const DEBUG_HELP =
+  "Debugger experiments look like b path/to/file.py:12 ;; c ;; p expression (one breakpoint, one or more p).";
+const FORMS_HELP = `${DEBUG_HELP} ${EDIT_HELP} A trace looks like trace path/to/file.py:Class.method.`;
+
+const fail = (error: string): ParsedExperiment => ({ ok: false, error });
+
+/** Parses one experiment; strips the backticks a model wraps it in. */
+export function parseExperiment(input: string): ParsedExperiment {
+  const text = input
+    .trim()
+    .replace(/^`+|`+$/g, "")
+    .trim();
+  if (!text) return fail(`The experiment is empty. ${FORMS_HELP}`);
+  if (/^trace\s/i.test(text)) return parseTrace(text.replace(/^trace\s+/i, "").trim());
+  if (/^(REPLACE|ADD|DEL|RUN)\b/i.test(text)) return parseEdits(text);
+  if (/^(b|break)\s/.test(text) || text.includes(";;")) return parseDebugger(text);
+  return fail(`Unrecognised experiment "${abbreviate(text)}". ${FORMS_HELP}`);
+}
+
+function parseTrace(target: string): ParsedExperiment {
+  const m = /^(\S+\.py):([A-Za-z_][\w.]*)$/.exec(target);
+  if (!m)
+    return fail(
+      `A trace needs file.py:function, e.g. trace src/pkg/mod.py:Class.method (got "${abbreviate(target)}").`,
+    );
+  return { ok: true, experiment: { kind: "trace", file: m[1]!, qualname: m[2]! } };
+}
+
+function parseDebugger(text: string): ParsedExperiment {
+  let split: string[];
+  try {
+    split = splitOutsideQuotes(text, ";;");
+  } catch (err) {
+    return fail(`${(err as Error).message} ${DEBUG_HELP}`);
+  }
+  let breakpoint: { file?: string; line: number } | undefined;
+  const exprs: string[] = [];
+  for (const raw of split) {
+    const cmd = raw.trim();
+    if (!cmd) continue;
+    const [word = "", ...rest] = cmd.split(/\s+/);
+    const arg = cmd.slice(word.length).trim();
+    if (word === "b" || word === "break") {
+      if (breakpoint) return fail(`Only one breakpoint per experiment is supported. ${DEBUG_HELP}`);
+      const m = /^(?:(\S+?):)?(\d+)$/.exec(arg);
+      if (!m) return fail(`The breakpoint "${abbreviate(arg)}" is not file.py:line. ${DEBUG_HELP}`);
+      breakpoint = { file: m[1], line: Number(m[2]) };
+      if (breakpoint.line < 1) return fail("Line numbers start at 1.");
+    } else if (word === "c" || word === "cont" || word === "continue" || word === "run" || word === "r") {
+      if (rest.length > 0) return fail(`"${word}" takes no argument. ${DEBUG_HELP}`);
+    } else if (word === "p" || word === "pp" || word === "print") {
+      if (!arg) return fail(`"${word}" needs an expression. ${DEBUG_HELP}`);
+      exprs.push(word === "print" && /^\(.*\)$/s.test(arg) ? arg.slice(1, -1) : arg);
+    } else {
+      return fail(`Unsupported debugger command "${abbreviate(cmd)}". ${DEBUG_HELP}`);
+    }
+  }
+  if (!breakpoint) return fail(`The experiment sets no breakpoint. ${DEBUG_HELP}`);
+  if (exprs.length === 0) return fail(`The experiment prints nothing. ${DEBUG_HELP}`);
+  return { ok: true, experiment: { kind: "debugger", ...breakpoint, exprs } };
+}
+
+/** Splits at `sep`, except inside '...' or "..." (with backslash escapes). Throws on an unclosed quote. */
+function splitOutsideQuotes(text: string, sep: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let quote: string | undefined;
+  let quoteAt = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      quoteAt = i;
+    } else if (text.startsWith(sep, i)) {
+      parts.push(text.slice(start, i));
+      start = i + sep.length;
+      i += sep.length - 1;
+    }
+  }
+  if (quote) throw new Error(unclosed(text, quoteAt));
+  parts.push(text.slice(start));
+  return parts;
+}
+
+function unclosed(text: string, at: number): string {
+  return `Unbalanced quotes: the string starting at column ${at + 1} (${abbreviate(text.slice(at))}) is never closed.`;
+}
+
+function abbreviate(s: string, max = 40): string {
+  return s.length <= max ? s : `${s.slice(0, max)}...`;
+}
+
+/** A tiny scanner for the edit DSL: COMMAND(line, "str", ...) joined with AND, ending in RUN. */
+function parseEdits(text: string): ParsedExperiment {
+  let pos = 0;
+  const ws = () => {
+    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
+  };
+  const word = () => {
+    ws();
+    const m = /^[A-Za-z_]+/.exec(text.slice(pos));
+    if (!m) return "";
+    pos += m[0].length;
+    return m[0];
+  };
+  const expect = (ch: string, what: string): string | undefined => {
+    ws();
+    if (text[pos] === ch) {
+      pos++;
+      return undefined;
+    }
+    const found = pos < text.length ? `"${abbreviate(text.slice(pos), 20)}"` : "the end of the experiment";
+    return `Expected ${what} at column ${pos + 1}, found ${found}. ${EDIT_HELP}`;
+  };
+  const str = (): { value?: string; error?: string } => {
+    ws();
+    const quote = text[pos];
+    if (quote !== '"' && quote !== "'") {
+      return {
+        error: `Expected a quoted string at column ${pos + 1}, found "${abbreviate(text.slice(pos), 20)}". ${EDIT_HELP}`,
+      };
+    }
+    const start = pos;
+    let value = "";
+    pos++;
+    while (pos < text.length) {
+      const ch = text[pos]!;
+      if (ch === "\\" && pos + 1 < text.length) {
+        const next = text[pos + 1]!;
+        value +=
+          next === "n"
+            ? "\n"
+            : next === "t"
+              ? "\t"
+              : next === "\\" || next === '"' || next === "'"
+                ? next
+                : `\\${next}`;
+        pos += 2;
+      } else if (ch === quote) {
+        pos++;
+        return { value };
+      } else {
+        value += ch;
+        pos++;
+      }
+    }
+    return { error: `${unclosed(text, start)} ${EDIT_HELP}` };
+  };
+  const location = (): { line?: number; file?: string; error?: string } => {
+    ws();
+    const m = /^(?:([^\s,():"']+\.py):)?(\d+)/.exec(text.slice(pos));
+    if (!m) {
+      return {
+        error: `Expected a line number at column ${pos + 1}, found "${abbreviate(text.slice(pos), 20)}". ${EDIT_HELP}`,
+      };
+    }
+    pos += m[0].length;
+    const line = Number(m[2]);
+    if (line < 1) return { error: "Line numbers start at 1." };
+    return { line, file: m[1] };
+  };
+
+  const edits: Edit[] = [];
+  for (;;) {
+    const start = pos;
+    const op = word().toUpperCase();
+    if (op === "RUN") {
+      ws();
+      if (pos < text.length)
+        return fail(`RUN must come last, but "${abbreviate(text.slice(pos))}" follows it. ${EDIT_HELP}`);
+      break;
+    }
+    if (op !== "REPLACE" && op !== "ADD" && op !== "DEL") {
+      const found = text.slice(start).trim() || "the end of the experiment";
+      return fail(`Unknown edit command at column ${start + 1}: "${abbreviate(found, 20)}". ${EDIT_HELP}`);
+    }
+    const open = expect("(", `"(" after ${op}`);
+    if (open) return fail(open);
+    const loc = location();
+    if (loc.error || loc.line === undefined) return fail(loc.error ?? "Expected a line number.");
+    const strings: string[] = [];
+    const arity = op === "REPLACE" ? 2 : 1;
+    for (let i = 0; i < arity; i++) {
+      const comma = expect(",", `"," and a quoted argument of ${op}`);
+      if (comma) return fail(comma);
+      const s = str();
+      if (s.error !== undefined || s.value === undefined) return fail(s.error ?? "Expected a string.");
+      strings.push(s.value);
+    }
+    const close = expect(")", `")" closing ${op} (${op} takes ${arity + 1} arguments)`);
+    if (close) return fail(close);
+    const where = { line: loc.line, ...(loc.file ? { file: loc.file } : {}) };
+    if (op === "REPLACE") {
+      if (strings[0] === "") return fail(`REPLACE at line ${loc.line} has an empty old text. ${EDIT_HELP}`);
+      edits.push({ op, ...where, old: strings[0]!, new: strings[1]! });
+    } else if (op === "ADD") edits.push({ op, ...where, stmt: strings[0]! });
+    else {
+      if (strings[0] === "") return fail(`DEL at line ${loc.line} has an empty old text. ${EDIT_HELP}`);
+      edits.push({ op, ...where, old: strings[0]! });
+    }
+    const joiner = word().toUpperCase();
+    if (joiner === "AND") continue;
+    ws();
+    if (joiner === "RUN" && pos >= text.length) break;
+    if (joiner === "" && pos >= text.length) break; // a missing final RUN is implied
+    return fail(`Expected AND or RUN after ${op}(...) at column ${pos + 1}. ${EDIT_HELP}`);
+  }
+  if (edits.length === 0)
+    return fail(`RUN alone changes nothing: add at least one REPLACE, ADD or DEL. ${EDIT_HELP}`);
+  return { ok: true, experiment: { kind: "edit", edits } };
+}
+
+export interface EditResult {
+  source: string;
+  /** Edits that could not be applied, one sentence each (e.g. old text not on the line). */
+  problems: string[];
+}
+
+/** Renders an edit back in the DSL (for messages and reports). */
+export function formatEdit(edit: Edit): string {
+  const q = (s: string) => JSON.stringify(s);
+  const at = edit.file ? `${edit.file}:${edit.line}` : String(edit.line);
+  if (edit.op === "REPLACE") return `REPLACE(${at}, ${q(edit.old)}, ${q(edit.new)})`;
+  if (edit.op === "ADD") return `ADD(${at}, ${q(edit.stmt)})`;
+  return `DEL(${at}, ${q(edit.old)})`;
+}
+
+/**
+ * Applies edits to a source text. Line numbers always refer to the original
+ * text, whatever earlier edits inserted or removed. REPLACE/DEL change every
+ * occurrence of `old` on the line; a DEL that leaves only whitespace removes the
+ * line; ADD inserts above the line with that line's indentation.
+ */
+export function applyEdits(source: string, edits: Edit[]): EditResult {
+  const lines = source.split("\n");
+  const current: (string | null)[] = [...lines];
+  const above: string[][] = lines.map(() => []);
+  const after: string[] = [];
+  const problems: string[] = [];
+  const count = source.endsWith("\n") ? lines.length - 1 : lines.length;
+
+  for (const edit of edits) {
+    const idx = edit.line - 1;
+    if (edit.op === "ADD") {
+      if (edit.line > count + 1) {
+        problems.push(`${formatEdit(edit)} was not applied: the file has only ${count} lines.`);
+        continue;
+      }
+      const indent = indentationAt(lines, idx);
+      const added = edit.stmt.split("\n").map((l) => (/^\s/.test(l) || l === "" ? l : indent + l));
+      if (edit.line === count + 1) after.push(...added);
+      else above[idx]!.push(...added);
+      continue;
+    }
+    if (edit.line > count) {
+      problems.push(`${formatEdit(edit)} was not applied: the file has only ${count} lines.`);
+      continue;
+    }
+    const text = current[idx];
+    if (text === null || text === undefined) {
+      problems.push(
+        `${formatEdit(edit)} was not applied: line ${edit.line} was already deleted by an earlier DEL.`,
+      );
+      continue;
+    }
+    if (!text.includes(edit.old)) {
+      problems.push(
+        `${formatEdit(edit)} was not applied: line ${edit.line} does not contain ${JSON.stringify(edit.old)}. ` +
+          `Line ${edit.line} is: ${JSON.stringify(text.trim())}`,
+      );
+      continue;
+    }
+    if (edit.op === "REPLACE") current[idx] = text.split(edit.old).join(edit.new);
+    else {
+      const rest = text.split(edit.old).join("");
+      current[idx] = rest.trim() === "" ? null : rest;
+    }
+  }
+
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (i === count) out.push(...after);
+    out.push(...above[i]!);
+    const line = current[i];
+    if (line !== null && line !== undefined) out.push(line);
+  }
+  if (count === lines.length) out.push(...after);
+  return { source: out.join("\n"), problems };
+}
+
+/** Indentation of line `idx`, or of the next non-blank line when it is blank. */
+function indentationAt(lines: string[], idx: number): string {
+  for (let i = idx; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() !== "") return /^\s*/.exec(line)![0];
+  }
+  return "";
+}

@@ -1,0 +1,721 @@
+"""Hypofix's Python instruments, run inside the sandbox from the repository root.
+
+Usage: python3 hypofix_runtime.py < request.json (stdin: a source file can exceed one argv string). The request's "mode" picks the
+instrument (run, coverage, debug, edit, trace, functions). pytest runs in-process
+with a small plugin, so results are structured (JUnit XML for outcomes, live
+exception objects for frames) rather than scraped from terminal text. The result
+is printed as JSON after RESULT_MARK on stdout.
+"""
+
+import ast
+import bdb
+import contextlib
+import inspect
+import io
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import traceback
+import xml.etree.ElementTree as ET
+
+RESULT_MARK = "\n@@HYPOFIX-RESULT@@\n"
+ROOT = os.getcwd()
+HELPERS = os.path.dirname(os.path.abspath(__file__))
+REPR_CAP = 1000
+TEXT_CAP = 4000
+SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages", "venv", "env", "build", "dist"}
+
+
+class TestTimeout(Exception):
+    """Raised in the running test at the deadline: it fails where it hung, and the session stops after it."""
+
+    __test__ = False
+
+
+class Deadline(KeyboardInterrupt):
+    """Raised when a test swallowed TestTimeout: pytest still stops in order and writes its JUnit XML."""
+
+
+class CappedText(io.StringIO):
+    """pytest's terminal output: kept only to find its ERROR lines, so a flood is cut."""
+
+    def write(self, s):
+        if self.tell() < 200_000:
+            super().write(s)
+        return len(s)
+
+
+def cap(text, limit):
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def safe_repr(value, limit=REPR_CAP):
+    try:
+        return cap(repr(value), limit)
+    except Exception as e:  # a broken __repr__ is still something to report
+        return f"<repr failed: {type(e).__name__}: {e}>"
+
+
+def rel(path):
+    path = os.path.abspath(path)
+    return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
+
+
+def is_repo_file(path):
+    path = os.path.abspath(path)
+    if not path.startswith(ROOT + os.sep) or path.startswith(HELPERS + os.sep):
+        return False
+    parts = path[len(ROOT) + 1 :].split(os.sep)
+    return not any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
+
+
+def is_test_file(relpath):
+    parts = relpath.split(os.sep)
+    name = parts[-1]
+    return (
+        any(p in ("tests", "test", "testing") for p in parts[:-1])
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
+
+
+def describe_exception(exc):
+    """Type name and message; pytest's CollectError is unwrapped to the SyntaxError/ImportError it wraps."""
+    while type(exc).__name__ == "CollectError" and exc.__cause__ is not None:
+        exc = exc.__cause__
+    if isinstance(exc, SyntaxError) and exc.filename:
+        message = f"{exc.msg} ({rel(exc.filename)}, line {exc.lineno})"
+    else:
+        message = str(exc).replace(ROOT + os.sep, "")
+    return exc, type(exc).__name__, cap(message, TEXT_CAP)
+
+
+def frames_of(exc):
+    frames = []
+    for fs in traceback.extract_tb(exc.__traceback__):
+        frames.append(
+            {
+                "file": rel(fs.filename),
+                "line": fs.lineno or 0,
+                "function": fs.name,
+                "code": (fs.line or "").strip(),
+                "repo": is_repo_file(fs.filename),
+            }
+        )
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        frames.append(
+            {
+                "file": rel(exc.filename),
+                "line": exc.lineno,
+                "function": "<module>",
+                "code": (exc.text or "").strip(),
+                "repo": is_repo_file(exc.filename),
+            }
+        )
+    return frames
+
+
+def failure_of(excinfo_value):
+    exc, type_name, message = describe_exception(excinfo_value)
+    return {"type": type_name, "message": message, "frames": frames_of(exc)}
+
+
+def mangle(nodeid):
+    """pytest's junitxml naming of a node id, to map XML test cases back to node ids."""
+    names = nodeid.split("::")
+    names[0] = names[0].replace("/", ".")
+    if names[0].endswith(".py"):
+        names[0] = names[0][:-3]
+    names = [n for n in names if n != "()"]
+    return ".".join(names[:-1]), names[-1]
+
+
+class Recorder:
+    """pytest plugin: node ids in order, the live exception of each failure, collection errors."""
+
+    def __init__(self):
+        self.nodeids = []
+        self.failures = {}
+        self.collect_errors = []
+        self.collect_failures = []
+        self.current = None
+        self.session = None
+
+    def pytest_sessionstart(self, session):
+        self.session = session
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.current = nodeid
+        self.nodeids.append(nodeid)
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self.current = None
+
+    def pytest_exception_interact(self, node, call, report):
+        import pytest
+
+        if isinstance(node, pytest.Item):
+            self.failures.setdefault(node.nodeid, failure_of(call.excinfo.value))
+        else:
+            failure = failure_of(call.excinfo.value)
+            self.collect_failures.append({"nodeid": node.nodeid, **failure})
+            self.collect_errors.append(
+                f"{node.nodeid or '.'}: {failure['type']}: {failure['message']}"
+            )
+
+
+def run_pytest(ids, timeout, plugins):
+    """Runs pytest in-process; returns the run as a dict (tests, errors, timedOut, durationMs)."""
+    import pytest
+
+    recorder = Recorder()
+    state = {"timed_out": False}
+
+    def on_alarm(signum, frame):
+        if state["timed_out"]:
+            raise Deadline()
+        state["timed_out"] = True
+        if recorder.session is not None:
+            recorder.session.shouldstop = "timeout"
+        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        raise TestTimeout(f"the test did not finish within {timeout:g}s and was stopped")
+
+    junit = os.path.join(tempfile.mkdtemp(prefix="hypofix-"), "junit.xml")
+    args = [
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--tb=short",
+        "--show-capture=no",
+        "-rN",
+        "--continue-on-collection-errors",
+        "--junitxml",
+        junit,
+        "-o",
+        "junit_family=xunit2",
+    ] + list(ids)
+    out = CappedText()
+    started = time.monotonic()
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(timeout, 0.1))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            exit_code = pytest.main(args, plugins=[recorder] + plugins)
+    except (Deadline, TestTimeout):
+        exit_code = 2
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    duration = (time.monotonic() - started) * 1000
+    tests = parse_junit(junit, recorder)
+    errors = list(recorder.collect_errors)
+    terminal = out.getvalue().splitlines()
+    for i, line in enumerate(terminal):
+        if line.startswith("ERROR: ") or line.startswith("INTERNALERROR>"):
+            detail = terminal[i + 1] if i + 1 < len(terminal) and terminal[i + 1].startswith("(") else ""
+            errors.append(cap((line + " " + detail).strip().replace(ROOT + os.sep, ""), TEXT_CAP))
+    if state["timed_out"]:
+        where = f" while running {recorder.current}" if recorder.current else ""
+        errors.append(f"Timed out after {timeout:g}s{where}; the run was stopped there.")
+    return {
+        "tests": tests,
+        "errors": errors,
+        "collectFailures": recorder.collect_failures,
+        "timedOut": state["timed_out"],
+        "hungTest": recorder.current if state["timed_out"] else None,
+        "exitCode": exit_code,
+        "durationMs": duration,
+    }
+
+
+def parse_junit(path, recorder):
+    if not os.path.exists(path):
+        return []
+    by_name = {mangle(n): n for n in recorder.nodeids}
+    tests = []
+    seen = set()
+    for case in ET.parse(path).getroot().iter("testcase"):
+        key = (case.get("classname", ""), case.get("name", ""))
+        nodeid = by_name.get(key)
+        if nodeid is None:
+            continue  # a collection error: reported in errors with its exception
+        outcome = "passed"
+        detail = None
+        for tag, name in (("failure", "failed"), ("error", "error"), ("skipped", "skipped")):
+            node = case.find(tag)
+            if node is not None:
+                outcome, detail = name, node
+                break
+        result = {"id": nodeid, "outcome": outcome, "durationMs": float(case.get("time", "0")) * 1000}
+        if outcome in ("failed", "error"):
+            failure = dict(recorder.failures.get(nodeid) or {"type": "Error", "message": "", "frames": []})
+            if not failure["message"] and detail is not None:
+                failure["message"] = cap(detail.get("message", ""), TEXT_CAP)
+            failure["text"] = cap((detail.text or "") if detail is not None else "", TEXT_CAP)
+            result["failure"] = failure
+        if nodeid in seen:
+            # a teardown error after a call: keep the first record, worst outcome
+            prev = next(t for t in tests if t["id"] == nodeid)
+            if prev["outcome"] == "passed":
+                prev.update(result)
+            continue
+        seen.add(nodeid)
+        tests.append(result)
+    return tests
+
+
+# ---- coverage ---------------------------------------------------------------
+
+
+class CoveragePyContexts:
+    """coverage.py with one dynamic context per test (switch_context at each test's start)."""
+
+    def __init__(self):
+        import coverage
+
+        self.cov = coverage.Coverage(
+            data_file=None, config_file=False, source=[ROOT], omit=[HELPERS + "/*"]
+        )
+        self.cov._warn_no_data = False
+
+    def start(self):
+        self.cov.start()
+
+    def stop(self):
+        self.cov.stop()
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.cov.switch_context(nodeid)
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self.cov.switch_context("")
+
+    def per_test(self):
+        data = self.cov.get_data()
+        result = {}
+        for path in data.measured_files():
+            relpath = rel(path)
+            if not is_repo_file(path) or is_test_file(relpath):
+                continue
+            for line, contexts in data.contexts_by_lineno(path).items():
+                for ctx in contexts:
+                    if ctx:
+                        result.setdefault(ctx, {}).setdefault(relpath, set()).add(line)
+        return result
+
+
+class SettraceCollector:
+    """A sys.settrace line collector that traces only repository source frames."""
+
+    def __init__(self):
+        self.current = None
+        self.data = {}
+        self.kinds = {}
+
+    def _local(self, lines):
+        def tracer(frame, event, arg):
+            if event == "line":
+                lines.add(frame.f_lineno)
+            return tracer
+
+        return tracer
+
+    def _global(self, frame, event, arg):
+        if self.current is None:
+            return None
+        filename = frame.f_code.co_filename
+        relpath = self.kinds.get(filename)
+        if relpath is None:
+            relpath = rel(filename) if is_repo_file(filename) and not is_test_file(rel(filename)) else ""
+            self.kinds[filename] = relpath
+        if not relpath:
+            return None
+        lines = self.current.setdefault(relpath, set())
+        lines.add(frame.f_lineno)
+        return self._local(lines)
+
+    def start(self):
+        import threading
+
+        threading.settrace(self._global)
+        sys.settrace(self._global)
+
+    def stop(self):
+        import threading
+
+        sys.settrace(None)
+        threading.settrace(None)
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.current = self.data.setdefault(nodeid, {})
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self.current = None
+
+    def per_test(self):
+        return self.data
+
+
+def mode_coverage(req):
+    collector = SettraceCollector() if req.get("method") == "settrace" else CoveragePyContexts()
+    collector.start()
+    try:
+        run = run_pytest(req.get("ids", []), req["timeout"], [collector])
+    finally:
+        collector.stop()
+    per_test = {
+        test: {f: sorted(lines) for f, lines in files.items()} for test, files in collector.per_test().items()
+    }
+    files = sorted({f for files in per_test.values() for f in files})
+    functions = [fn for f in files for fn in functions_in(f)]
+    return {"run": run, "perTest": per_test, "functions": functions}
+
+
+# ---- static functions ---------------------------------------------------------
+
+
+def function_nodes(tree):
+    """(qualname, node) of every function: `Class.method`, nested `outer.inner`."""
+    found = []
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append((prefix + child.name, child))
+                visit(child, prefix + child.name + ".")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
+def functions_in(relpath):
+    try:
+        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (SyntaxError, ValueError, OSError):
+        return []
+    return [
+        {"file": relpath, "qualname": name, "startLine": node.lineno, "endLine": node.end_lineno}
+        for name, node in function_nodes(tree)
+    ]
+
+
+def python_files(include_tests):
+    for dirpath, dirnames, filenames in os.walk(ROOT):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            if name.endswith(".py") and is_repo_file(path) and (include_tests or not is_test_file(rel(path))):
+                yield rel(path)
+
+
+def mode_functions(req):
+    include_tests = bool(req.get("includeTests"))
+    return {"functions": [fn for f in python_files(include_tests) for fn in functions_in(f)]}
+
+
+def resolve_file(name):
+    """A repository file by relative path, or by a unique path suffix (models often drop the package)."""
+    path = os.path.normpath(os.path.join(ROOT, name))
+    if os.path.isfile(path) and is_repo_file(path):
+        return rel(path), None
+    suffix = os.sep + os.path.normpath(name).lstrip(os.sep)
+    matches = [f for f in python_files(True) if (os.sep + f).endswith(suffix)]
+    if len(matches) == 1:
+        return matches[0], None
+    if matches:
+        return None, f"File {name} is ambiguous in the repository: {', '.join(matches[:10])}."
+    return None, f"File {name} does not exist in the repository."
+
+
+def executable_lines(relpath):
+    with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
+        code = compile(fh.read(), relpath, "exec")
+    lines = set()
+    stack = [code]
+    while stack:
+        co = stack.pop()
+        lines.update(line for _, _, line in co.co_lines() if line)
+        stack.extend(c for c in co.co_consts if hasattr(c, "co_lines"))
+    return lines
+
+
+# ---- debugger -----------------------------------------------------------------
+
+
+class Probe(bdb.Bdb):
+    """Stops only at the breakpoint, evaluates the expressions, continues; records lines reached in the file."""
+
+    def __init__(self, path, line, exprs, limit):
+        super().__init__()
+        self.target = self.canonic(path)
+        self.exprs = [(e, compile(e, "<expression>", "eval")) for e in exprs]
+        self.limit = limit
+        self.hits = []
+        self.total = 0
+        self.reached = set()
+        self.set_break(self.target, line)
+
+    def dispatch_line(self, frame):
+        if self.canonic(frame.f_code.co_filename) == self.target:
+            self.reached.add(frame.f_lineno)
+        return super().dispatch_line(frame)
+
+    def user_line(self, frame):
+        self.total += 1
+        if len(self.hits) >= self.limit:
+            return
+        values = []
+        for _, code in self.exprs:
+            try:
+                values.append({"value": safe_repr(eval(code, frame.f_globals, frame.f_locals))})
+            except Exception as e:  # the model's expression failing is an observation
+                values.append({"error": f"{type(e).__name__}: {e}"})
+        self.hits.append(values)
+
+    # pytest hook: trace only while the test item runs
+    def pytest_runtest_protocol(self, item, nextitem):
+        self.reset()
+        # a stop frame that never matches with stoplineno -1: no stepping, breakpoints only
+        self._set_stopinfo(sys._getframe(), None, -1)
+        sys.settrace(self.trace_dispatch)
+        return None
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        sys.settrace(None)
+
+
+def mode_debug(req):
+    relpath, problem = resolve_file(req["file"])
+    if problem:
+        return {"problem": problem}
+    line = req["line"]
+    try:
+        lines = executable_lines(relpath)
+    except SyntaxError:
+        lines = None  # the run reports the syntax error
+    if lines is not None and line not in lines:
+        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
+            count = len(fh.read().splitlines())
+        nearest = sorted(sorted(lines, key=lambda x: (abs(x - line), x))[:5])
+        where = "beyond the end of" if line > count else "not an executable statement in"
+        return {
+            "problem": f"Line {line} is {where} {relpath} ({count} lines), so no breakpoint can be set there. "
+            f"Nearest executable lines: {', '.join(map(str, nearest))}."
+        }
+    try:
+        probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100))
+    except SyntaxError as e:
+        return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
+    run = run_pytest([req["test"]], req["timeout"], [probe])
+    sys.settrace(None)
+    return {"file": relpath, "run": run, "hits": probe.hits, "total": probe.total, "reached": sorted(probe.reached)}
+
+
+# ---- edit and run ---------------------------------------------------------------
+
+
+def mode_edit(req):
+    relpath, problem = resolve_file(req["file"])
+    if problem:
+        return {"problem": problem}
+    path = os.path.join(ROOT, relpath)
+    st = os.stat(path)
+    with open(path, "rb") as fh:
+        original = fh.read()
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(req["content"])
+        # a different mtime so no cached bytecode of the original is ever taken for the edit
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+        run = run_pytest([req["test"]], req["timeout"], [])
+    finally:
+        with open(path, "wb") as fh:
+            fh.write(original)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return {"file": relpath, "run": run}
+
+
+# ---- LDB block trace -------------------------------------------------------------
+
+
+def block_leaders(tree):
+    """Lines that start a basic block (branch targets, loop heads) and lines that end one (branches)."""
+    leaders, enders = set(), set()
+    compound = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)
+    jumps = (ast.Return, ast.Break, ast.Continue, ast.Raise)
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            for i, stmt in enumerate(body):
+                if not isinstance(stmt, ast.AST) or not hasattr(stmt, "lineno"):
+                    continue
+                if i == 0 and node is not tree:
+                    leaders.add(stmt.lineno)
+                if isinstance(stmt, compound + jumps):
+                    enders.add(stmt.lineno)
+                    if i + 1 < len(body):
+                        leaders.add(body[i + 1].lineno)
+                if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+                    leaders.add(stmt.lineno)
+    return leaders, enders
+
+
+def find_function(tree, qualname):
+    return next((node for name, node in function_nodes(tree) if name == qualname), None)
+
+
+class BlockTracer:
+    """Records the test's path through one function as basic blocks with variable values at entry and exit."""
+
+    KEEP = 5
+
+    def __init__(self, path, qualname, fn_node, source_lines):
+        self.path = path
+        self.qualname = qualname
+        self.first, self.last = fn_node.lineno, fn_node.end_lineno
+        self.leaders, self.enders = block_leaders(fn_node)
+        self.source = source_lines
+        self.head = []
+        self.tail = []
+        self.total = 0
+        self.open = {}
+        self.index = 0
+
+    def snapshot(self, frame):
+        return {
+            k: safe_repr(v, 100)
+            for k, v in frame.f_locals.items()
+            if not (k.startswith("__") and k.endswith("__")) and not inspect.ismodule(v)
+        }
+
+    def _close(self, frame, after):
+        block = self.open.pop(id(frame), None)
+        if block is None or not block["lines"]:
+            return
+        self.total += 1
+        lines = block.pop("lines")
+        block.update(
+            {
+                "index": self.total,
+                "startLine": min(lines),
+                "endLine": max(lines),
+                "after": after,
+                "code": "\n".join(self.source[n - 1].rstrip() for n in sorted(set(lines)) if n <= len(self.source)),
+            }
+        )
+        if len(self.head) < self.KEEP:
+            self.head.append(block)
+        else:
+            self.tail.append(block)
+            if len(self.tail) > self.KEEP:
+                self.tail.pop(0)
+
+    def _local(self, frame, event, arg):
+        key = id(frame)
+        if event == "line":
+            line = frame.f_lineno
+            block = self.open.get(key)
+            if block and block["lines"]:
+                prev = block["lines"][-1]
+                if line in self.leaders or prev in self.enders or line <= prev:
+                    state = self.snapshot(frame)
+                    self._close(frame, state)
+                    block = None
+                    self.open[key] = {"before": state, "lines": []}
+            if key not in self.open:
+                self.open[key] = {"before": self.snapshot(frame), "lines": []}
+            self.open[key]["lines"].append(line)
+        elif event == "exception":
+            block = self.open.get(key)
+            if block is not None:
+                block.setdefault("raised", f"{arg[0].__name__}: {cap(str(arg[1]), 200)}")
+        elif event == "return":
+            state = self.snapshot(frame)
+            block = self.open.get(key)
+            if block is not None and "raised" in block:
+                state["__exception__"] = block.pop("raised")
+            else:
+                state["__return__"] = safe_repr(arg, 100)
+            self._close(frame, state)
+        return self._local
+
+    def _global(self, frame, event, arg):
+        code = frame.f_code
+        if code.co_filename != self.path or not (self.first <= code.co_firstlineno <= self.last):
+            return None
+        if code.co_qualname.replace(".<locals>", "") != self.qualname:
+            return None
+        self.open[id(frame)] = {"before": self.snapshot(frame), "lines": []}
+        return self._local
+
+    def pytest_runtest_protocol(self, item, nextitem):
+        sys.settrace(self._global)
+        return None
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        sys.settrace(None)
+
+
+def mode_trace(req):
+    relpath, problem = resolve_file(req["file"])
+    if problem:
+        return {"problem": problem}
+    path = os.path.join(ROOT, relpath)
+    with open(path, encoding="utf-8") as fh:
+        source = fh.read()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        return {"problem": f"SyntaxError: {e.msg} ({relpath}, line {e.lineno})"}
+    node = find_function(tree, req["qualname"])
+    if node is None:
+        names = [f["qualname"] for f in functions_in(relpath)]
+        return {
+            "problem": f"No function {req['qualname']} in {relpath}. Functions there: {', '.join(names) or 'none'}."
+        }
+    tracer = BlockTracer(path, req["qualname"], node, source.splitlines())
+    run = run_pytest([req["test"]], req["timeout"], [tracer])
+    sys.settrace(None)
+    return {"file": relpath, "run": run, "total": tracer.total, "blocks": tracer.head + tracer.tail}
+
+
+def mode_run(req):
+    return {"run": run_pytest(req.get("ids", []), req["timeout"], [])}
+
+
+MODES = {
+    "run": mode_run,
+    "coverage": mode_coverage,
+    "debug": mode_debug,
+    "edit": mode_edit,
+    "trace": mode_trace,
+    "functions": mode_functions,
+}
+
+
+def main():
+    req = json.loads(sys.stdin.read())
+    # Like `python -m pytest`: the repository root is importable; our own folder is not.
+    sys.path[0] = ROOT
+    # Never read or write bytecode caches: an edit restored within the same second
+    # must not leave a stale .pyc behind.
+    sys.dont_write_bytecode = True
+    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), "hypofix-no-pycache")
+    result = MODES[req["mode"]](req)
+    sys.stdout.write(RESULT_MARK + json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

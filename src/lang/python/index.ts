@@ -1,0 +1,291 @@
+import type { Logger } from "../../log.js";
+import type { Sandbox } from "../../sandbox/types.js";
+import { applyEdits, parseExperiment, type Edit, type Experiment } from "./experiment.js";
+import { minimizeFrames } from "./frames.js";
+import {
+  HELPER_FILE,
+  RESULT_MARK,
+  helperSchemas,
+  type HelperMode,
+  type HelperResult,
+  type RawRun,
+} from "./protocol.js";
+import { MAX_VALUES, NO_EXCEPTION, renderDebugger, renderTrace, runOutcome } from "./render.js";
+import type { ObserveOptions, PythonRuntime, ReproduceResult, RunOptions } from "./runtime.js";
+import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
+
+export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
+export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
+export { formatFrames, minimizeFrames } from "./frames.js";
+export type * from "./runtime.js";
+export type * from "./types.js";
+
+export interface PythonRuntimeOptions {
+  /** Default per-run timeout (the test run itself; the process gets a grace period on top). */
+  timeoutMs?: number;
+  /** Per-test coverage collector; `coverage` (coverage.py dynamic contexts) measured faster. */
+  coverageMethod?: "coverage" | "settrace";
+  log?: Logger;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Interpreter start, collection and JSON on top of the tests' own deadline. */
+const GRACE_MS = 15_000;
+/** The helper's JSON (coverage of a large suite) may be big; test output never reaches stdout. */
+const RESULT_BYTES = 256 * 1024 * 1024;
+
+/** Raised when the helper itself could not report (killed hard, crashed before printing). */
+class HelperFailure extends Error {}
+
+/** The Python instruments over one warm sandbox. */
+export function createPythonRuntime(sandbox: Sandbox, options: PythonRuntimeOptions = {}): PythonRuntime {
+  return new SandboxPythonRuntime(sandbox, options);
+}
+
+class SandboxPythonRuntime implements PythonRuntime {
+  /** Innermost repository source file of each test's failure, for edits that name no file. */
+  private readonly failureFiles = new Map<string, { file?: string; candidates: string[] }>();
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly options: PythonRuntimeOptions,
+  ) {}
+
+  private timeout(options?: RunOptions): number {
+    return options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  private async call<M extends HelperMode>(
+    mode: M,
+    request: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<HelperResult<M>> {
+    const res = await this.sandbox.exec([this.sandbox.python, `${this.sandbox.helpersDir}/${HELPER_FILE}`], {
+      stdin: JSON.stringify({ mode, timeout: timeoutMs / 1000, ...request }),
+      timeoutMs: timeoutMs + GRACE_MS,
+      maxOutputBytes: RESULT_BYTES,
+      env: { PYTHONHASHSEED: "0" },
+    });
+    const at = res.stdout.lastIndexOf(RESULT_MARK);
+    if (at < 0) {
+      const why = res.timedOut
+        ? `the run was killed at the sandbox timeout (${Math.round((timeoutMs + GRACE_MS) / 1000)}s)`
+        : `the Python process ended (exit ${res.exitCode}) without a result`;
+      const tail = res.stderr.trim().split("\n").slice(-5).join("\n");
+      throw new HelperFailure(tail ? `${why}: ${tail}` : why);
+    }
+    const json: unknown = JSON.parse(res.stdout.slice(at + RESULT_MARK.length));
+    this.options.log?.debug({ mode, ms: Math.round(res.durationMs) }, "python helper");
+    return helperSchemas[mode].parse(json) as HelperResult<M>;
+  }
+
+  private toTestRun(raw: RawRun): TestRun {
+    return {
+      tests: raw.tests.map((t) => ({
+        id: t.id,
+        outcome: t.outcome,
+        durationMs: t.durationMs,
+        ...(t.failure
+          ? {
+              failure: {
+                type: t.failure.type,
+                message: t.failure.message,
+                frames: minimizeFrames(t.failure.frames),
+                text: t.failure.text ?? "",
+              },
+            }
+          : {}),
+      })),
+      timedOut: raw.timedOut,
+      errors: raw.errors,
+      durationMs: raw.durationMs,
+    };
+  }
+
+  async runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
+    const started = performance.now();
+    try {
+      const res = await this.call("run", { ids }, this.timeout(options));
+      return this.toTestRun(res.run);
+    } catch (err) {
+      if (!(err instanceof HelperFailure)) throw err;
+      return { tests: [], timedOut: true, errors: [err.message], durationMs: performance.now() - started };
+    }
+  }
+
+  async coverage(ids: string[] = [], options?: RunOptions): Promise<CoverageReport> {
+    const method = this.options.coverageMethod ?? "coverage";
+    const res = await this.call("coverage", { ids, method }, this.timeout(options));
+    const outcomes: CoverageReport["outcomes"] = {};
+    for (const t of res.run.tests) outcomes[t.id] = t.outcome;
+    return { perTest: res.perTest, outcomes, functions: res.functions };
+  }
+
+  async functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]> {
+    const res = await this.call(
+      "functions",
+      { includeTests: options?.includeTests ?? false },
+      DEFAULT_TIMEOUT_MS,
+    );
+    return res.functions;
+  }
+
+  async reproduce(ids: string[], options?: RunOptions & { reruns?: number }): Promise<ReproduceResult> {
+    const run = await this.runTests(ids, options);
+    const seen = new Map(run.tests.map((t) => [t.id, t]));
+    const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error").map((t) => t.id);
+    const passing = ids.filter((id) => seen.get(id)?.outcome === "passed");
+    const missing = ids.filter((id) => !seen.has(id) && !run.tests.some((t) => t.id.startsWith(`${id}[`)));
+    const flaky = new Set<string>();
+    for (let i = 0; i < (options?.reruns ?? 2) && failing.length > 0; i++) {
+      const again = await this.runTests(failing, options);
+      for (const t of again.tests) if (t.outcome === "passed") flaky.add(t.id);
+    }
+    const reproduced = failing.filter((id) => !flaky.has(id));
+    const notes: string[] = [];
+    if (reproduced.length) notes.push(`Reproduced: ${reproduced.join(", ")} fail here.`);
+    if (flaky.size) notes.push(`Flaky: ${[...flaky].join(", ")} failed once but passed on a rerun.`);
+    if (passing.length)
+      notes.push(`Not reproduced: ${passing.join(", ")} pass here (environment or already fixed?).`);
+    if (missing.length)
+      notes.push(`Not run: ${missing.join(", ")} (${run.errors.join("; ") || "no result"}).`);
+    return { reproduced, flaky: [...flaky], passing, missing, run, summary: notes.join(" ") };
+  }
+
+  async observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation> {
+    const started = performance.now();
+    const done = (kind: Observation["kind"], observation: string): Observation => ({
+      kind,
+      experiment,
+      observation,
+      durationMs: performance.now() - started,
+    });
+    const parsed = parseExperiment(experiment);
+    if (!parsed.ok) return done("invalid", parsed.error);
+    const exp = parsed.experiment;
+    try {
+      if (exp.kind === "trace") {
+        const t = await this.trace(testId, exp.file, exp.qualname, options);
+        return done("trace", t.rendered);
+      }
+      if (exp.kind === "debugger") return done("debugger", await this.debug(testId, exp, options));
+      return done("edit", await this.editAndRun(testId, exp.edits, options));
+    } catch (err) {
+      if (err instanceof HelperFailure)
+        return done(exp.kind === "edit" ? "edit" : exp.kind, `The run failed: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /**
+   * The file an experiment without one refers to: the innermost non-test
+   * repository frame of the failure, else the only source file the test executes.
+   */
+  private async targetFile(
+    testId: string,
+    named: string | undefined,
+    options?: ObserveOptions,
+  ): Promise<{ file?: string; candidates: string[] }> {
+    const file = named ?? options?.file;
+    if (file) return { file, candidates: [] };
+    if (!this.failureFiles.has(testId)) {
+      const run = await this.runTests([testId], options);
+      const frames = run.tests[0]?.failure?.frames ?? [];
+      let found = [...frames].reverse().find((f) => !isTestPath(f.file))?.file;
+      let candidates: string[] = [];
+      if (!found) {
+        const cov = await this.coverage([testId], options);
+        candidates = Object.keys(cov.perTest[testId] ?? {}).sort();
+        if (candidates.length === 1) found = candidates[0];
+      }
+      this.failureFiles.set(testId, { file: found, candidates });
+    }
+    return this.failureFiles.get(testId) ?? { candidates: [] };
+  }
+
+  private async debug(
+    testId: string,
+    exp: Extract<Experiment, { kind: "debugger" }>,
+    options?: ObserveOptions,
+  ): Promise<string> {
+    const { file, candidates } = await this.targetFile(testId, exp.file, options);
+    if (!file)
+      return `Say which file the breakpoint is in: b path/to/file.py:${exp.line}${among(candidates)}.`;
+    const res = await this.call(
+      "debug",
+      { test: testId, file, line: exp.line, exprs: exp.exprs, limit: MAX_VALUES },
+      this.timeout(options),
+    );
+    if ("problem" in res) return res.problem;
+    return renderDebugger(res, exp.line, exp.exprs);
+  }
+
+  private async editAndRun(testId: string, edits: Edit[], options?: ObserveOptions): Promise<string> {
+    const files = [...new Set(edits.map((e) => e.file))];
+    const named = files.find((f) => f !== undefined);
+    if (files.filter((f) => f !== undefined).length > 1) {
+      return "An edit experiment may change one file only; split it into separate experiments.";
+    }
+    const { file, candidates } = await this.targetFile(testId, named, options);
+    if (!file) {
+      const line = edits[0]?.line ?? 1;
+      return `Say which file to edit: REPLACE(path/to/file.py:${line}, "old", "new")${among(candidates)}.`;
+    }
+    let original: string;
+    try {
+      original = await this.sandbox.readFile(file);
+    } catch {
+      return `File ${file} does not exist in the repository.`;
+    }
+    const edited = applyEdits(original, edits);
+    if (edited.problems.length > 0) return `${edited.problems.join("\n")}\nThe test was not run.`;
+    try {
+      const res = await this.call(
+        "edit",
+        { test: testId, file, content: edited.source },
+        this.timeout(options),
+      );
+      if ("problem" in res) return res.problem;
+      return runOutcome(res.run);
+    } catch (err) {
+      // The helper restores the file itself unless it was killed hard.
+      await this.sandbox.writeFile(file, original);
+      throw err;
+    }
+  }
+
+  async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {
+    const res = await this.call("trace", { test: testId, file, qualname }, this.timeout(options));
+    if ("problem" in res) {
+      return { function: qualname, file, totalBlocks: 0, blocks: [], rendered: res.problem };
+    }
+    const outcome = runOutcome(res.run);
+    const { rendered, blocks } = renderTrace(res, qualname, testId, outcome);
+    const test = res.run.tests[0];
+    return {
+      function: qualname,
+      file: res.file,
+      totalBlocks: res.total,
+      blocks,
+      rendered,
+      ...(test ? { outcome: test.outcome } : {}),
+    };
+  }
+}
+
+const among = (files: string[]) =>
+  files.length ? `, with a file the test executes: ${files.join(", ")}` : "";
+
+/** Mirrors the helper's test-file rule (tests/, test_*.py, *_test.py, conftest.py). */
+function isTestPath(file: string): boolean {
+  const parts = file.split("/");
+  const name = parts[parts.length - 1] ?? "";
+  return (
+    parts.slice(0, -1).some((p) => p === "tests" || p === "test" || p === "testing") ||
+    name.startsWith("test_") ||
+    name.endsWith("_test.py") ||
+    name === "conftest.py"
+  );
+}
+
+export { NO_EXCEPTION };

@@ -1,0 +1,104 @@
+/** Observation texts exactly as the model sees them (AutoSD's and LDB's wording). Pure. */
+import type { DebugResult, RawRun, TraceResult } from "./protocol.js";
+import type { TraceBlock } from "./types.js";
+
+export const NO_EXCEPTION = "[No exception triggered]";
+export const MAX_VALUES = 100;
+const NEAREST = 5;
+
+type Value = { value: string } | { error: string };
+const text = (v: Value) => ("value" in v ? v.value : v.error);
+
+/** One expression's values over every hit: the value itself for one hit, AutoSD's loop sentence for several. */
+export function renderValues(values: Value[], totalHits: number): string {
+  const first = values[0];
+  if (!first) return "";
+  if (values.length === 1) return text(first);
+  if ("error" in first && values.every((v) => "error" in v && v.error === first.error)) {
+    return `${first.error} (at each of the ${totalHits} executions)`;
+  }
+  const list = `At each loop execution, the expression was: [${values.map(text).join(", ")}]`;
+  return totalHits > values.length ? `${list} (the first ${values.length} of ${totalHits} executions)` : list;
+}
+
+/** The debugger observation: values, or a breakpoint never reached with the nearest lines that were. */
+export function renderDebugger(result: DebugResult, line: number, exprs: string[]): string {
+  const where = `${result.file}:${line}`;
+  if (result.hits.length === 0) {
+    const parts: string[] = [];
+    if (result.reached.length === 0) {
+      parts.push(
+        `The breakpoint at ${where} was never reached: the test did not execute any line of ${result.file}.`,
+      );
+    } else {
+      const nearest = [...result.reached]
+        .sort((a, b) => Math.abs(a - line) - Math.abs(b - line) || a - b)
+        .slice(0, NEAREST)
+        .sort((a, b) => a - b);
+      parts.push(
+        `The breakpoint at ${where} was never reached by the test. ` +
+          `Lines of ${result.file} the test did execute nearest to it: ${nearest.join(", ")}.`,
+      );
+    }
+    const outcome = runOutcome(result.run);
+    if (outcome !== NO_EXCEPTION) parts.push(`The test ended with ${outcome}`);
+    return parts.join(" ");
+  }
+  const perExpr = exprs.map((_, i) =>
+    renderValues(
+      result.hits.map((hit) => hit[i]!),
+      result.total,
+    ),
+  );
+  const values = exprs.length === 1 ? perExpr[0]! : exprs.map((e, i) => `${e}: ${perExpr[i]}`).join("\n");
+  const hung = result.run.tests[0]?.failure?.type === "TestTimeout" || result.run.timedOut;
+  return hung ? `${values}\n(${runOutcome(result.run)})` : values;
+}
+
+/** AutoSD's edit-and-run observation for the (single) test of a run. */
+export function runOutcome(run: RawRun): string {
+  const test = run.tests[0];
+  if (test?.failure) return `${test.failure.type}: ${test.failure.message}`.trimEnd();
+  if (test?.outcome === "skipped") return `${NO_EXCEPTION} (the test was skipped)`;
+  if (test) return NO_EXCEPTION;
+  const collect = run.collectFailures[0];
+  if (collect) return `${collect.type}: ${collect.message}`;
+  if (run.timedOut) return run.errors.join("\n");
+  return run.errors.length > 0 ? run.errors.join("\n") : "The test did not run (pytest reported no result).";
+}
+
+const KEEP = 5;
+
+function vars(values: Record<string, string>): string {
+  const entries = Object.entries(values);
+  return entries.length === 0 ? "(none)" : entries.map(([k, v]) => `${k} = ${v}`).join(", ");
+}
+
+/** LDB's block trace as text: each block's code with the variables at its entry and exit. */
+export function renderTrace(
+  result: TraceResult,
+  qualname: string,
+  testId: string,
+  outcome: string,
+): { rendered: string; blocks: TraceBlock[] } {
+  const blocks: TraceBlock[] = result.blocks.map((b) => ({ ...b }));
+  if (result.total === 0) {
+    return {
+      rendered: `The test ${testId} never called ${qualname} (${result.file}). The test ended with: ${outcome}`,
+      blocks,
+    };
+  }
+  const shown = result.total > 2 * KEEP ? "; the first 5 and the last 5 are shown" : "";
+  const lines = [`Trace of ${qualname} (${result.file}) in ${testId}: ${result.total} blocks${shown}.`];
+  blocks.forEach((b, i) => {
+    if (i === KEEP && result.total > 2 * KEEP)
+      lines.push(`[... ${result.total - 2 * KEEP} blocks omitted ...]`);
+    const span = b.startLine === b.endLine ? `line ${b.startLine}` : `lines ${b.startLine}-${b.endLine}`;
+    lines.push(`[Block ${b.index}] ${span}`);
+    for (const code of (b.code ?? "").split("\n")) lines.push(`    ${code.trim()}`);
+    lines.push(`  before: ${vars(b.before)}`);
+    lines.push(`  after:  ${vars(b.after)}`);
+  });
+  lines.push(`The test ended with: ${outcome}`);
+  return { rendered: lines.join("\n"), blocks };
+}
