@@ -1,0 +1,274 @@
+import type { SuspiciousLine } from "../localize/sbfl.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { FunctionInfo, Observation } from "../lang/python/types.js";
+import type { Budget } from "./budget.js";
+import { applyEdits, formatEdit } from "../lang/python/experiment.js";
+import {
+  BUILTINS,
+  KEYWORDS,
+  candidatesForLine,
+  renderEdits,
+  scopeNames,
+  tokenize,
+  type Candidate as Template,
+} from "./templates.js";
+import type { DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
+
+export const NO_EXCEPTION = "[No exception triggered]";
+
+/** Lines tried at most, so a flat SBFL ranking cannot spend the budget on hundreds of ties. */
+const MAX_LINES = 25;
+
+/** Calls a debugger print may make without changing the program's state. */
+const PURE_CALLS = new Set([
+  "len",
+  "abs",
+  "min",
+  "max",
+  "sum",
+  "int",
+  "float",
+  "str",
+  "bool",
+  "round",
+  "sorted",
+  "list",
+  "tuple",
+  "set",
+  "isinstance",
+  "repr",
+  "type",
+  "lower",
+  "upper",
+  "strip",
+  "startswith",
+  "endswith",
+  "get",
+  "keys",
+  "values",
+  "items",
+  "count",
+  "index",
+  "split",
+  "join",
+]);
+
+export interface OfflineOptions {
+  /** Lines ranked below this suspiciousness are not tried. */
+  minScore?: number;
+}
+
+/**
+ * The offline engine: hypotheses from SBFL-ranked lines × repair templates.
+ * At each line, a debugger experiment first records the real values there; then
+ * each template is an edit-and-run experiment, supported when the failing test
+ * passes. The first supported edit that validates ends the loop with DONE.
+ */
+export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
+  return {
+    name: "offline",
+    async run(bug, runtime, budget, validate) {
+      const steps: StepRecord[] = [];
+      const candidates: EngineRun["candidates"] = [];
+      const failureText = bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure";
+      const lines = rankLines(bug.suspicious, options.minScore ?? 0).slice(0, MAX_LINES);
+      for (const [rank, susp] of lines.entries()) {
+        if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
+        const source = await bug.readSource(susp.file);
+        const text = source.split("\n")[susp.line - 1] ?? "";
+        const fn = enclosing(bug.functions, susp);
+        const scope = fn
+          ? scopeNames(
+              source
+                .split("\n")
+                .slice(fn.startLine - 1, fn.endLine)
+                .join("\n"),
+            )
+          : [];
+        const templates = candidatesForLine({ line: susp.line, text, scope }).map((t) => ({
+          ...t,
+          edits: t.edits.map((e) => ({ ...e, file: susp.file })),
+        }));
+        if (templates.length === 0) continue;
+
+        const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
+        const probe = probeExpression(text, scope);
+        let seen = "";
+        if (probe) {
+          const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
+          const obs = await observe(runtime, budget, bug.primaryTest, experiment);
+          const reached =
+            obs.kind === "debugger" &&
+            !/not reached|never reached|was not hit|not hit/i.test(obs.observation);
+          seen = reached
+            ? ` The failing test reached this line with ${code(probe)} = ${code(clip(obs.observation, 120))}.`
+            : "";
+          steps.push({
+            hypothesis: `The fault is at ${where}: ${code(text.trim())}. SBFL ranks it #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
+            prediction: `The failing test ${code(bug.primaryTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
+            experiment,
+            observation: obs.observation,
+            conclusion: reached ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
+            done: false,
+            note: reached
+              ? `line ${susp.line} runs during the failing test; the values above are what its templates are judged against`
+              : `the experiment did not show line ${susp.line} running: ${clip(obs.observation, 160)}`,
+            kind: obs.kind,
+            durationMs: obs.durationMs,
+          });
+          if (!reached && obs.kind !== "invalid") continue;
+        }
+
+        for (const template of templates) {
+          if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
+          const experiment = renderEdits(template.edits);
+          const obs = await observe(runtime, budget, bug.primaryTest, experiment);
+          const passed = obs.observation.includes(NO_EXCEPTION);
+          const step: StepRecord = {
+            hypothesis: `${capitalize(template.claim)}.${seen}`,
+            prediction: `With ${code(template.edits.map((e) => (e.op === "REPLACE" ? `${e.old} → ${e.new}` : formatEdit(e))).join("; "))} at line ${susp.line}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
+            experiment,
+            observation: obs.observation,
+            conclusion: passed ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
+            done: false,
+            note: passed ? "the failing test passes with this edit" : describeMiss(obs, failureText),
+            kind: obs.kind,
+            durationMs: obs.durationMs,
+            file: susp.file,
+          };
+          steps.push(step);
+          if (!passed) continue;
+          const outcome = await toCandidate(template, susp, fn, source, steps.length - 1, validate);
+          if (!outcome) {
+            step.note = "the failing test passes, but the edit does not apply to the file as a patch";
+            continue;
+          }
+          candidates.push(outcome);
+          if (outcome.validation.plausible) {
+            step.done = true;
+            step.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
+            return { steps, candidates, done: true, stop: "done" };
+          }
+          step.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
+        }
+      }
+      return { steps, candidates, done: false, stop: "exhausted" };
+    },
+  };
+}
+
+async function observe(
+  runtime: PythonRuntime,
+  budget: Budget,
+  test: string,
+  experiment: string,
+): Promise<Observation> {
+  budget.spendExperiment();
+  return runtime.observe(test, experiment, {
+    timeoutMs: Math.min(120_000, Math.max(5_000, budget.remainingMs())),
+  });
+}
+
+async function toCandidate(
+  template: Template,
+  susp: SuspiciousLine,
+  fn: FunctionInfo | undefined,
+  before: string,
+  fromStep: number,
+  validate: Validate,
+): Promise<EngineRun["candidates"][number] | undefined> {
+  const applied = applyEdits(before, template.edits);
+  if (applied.problems.length > 0) return undefined;
+  const candidate = {
+    edits: [{ file: susp.file, before, after: applied.source }],
+    fromStep,
+    at: { file: susp.file, line: susp.line, ...(fn ? { function: fn.qualname } : {}) },
+  };
+  return { candidate, validation: await validate(candidate) };
+}
+
+function rankLines(lines: SuspiciousLine[], minScore: number): SuspiciousLine[] {
+  return lines.filter((l) => l.score > minScore);
+}
+
+function enclosing(functions: FunctionInfo[], l: { file: string; line: number }): FunctionInfo | undefined {
+  let inner: FunctionInfo | undefined;
+  for (const f of functions) {
+    if (f.file !== l.file || l.line < f.startLine || l.line > f.endLine) continue;
+    if (!inner || f.endLine - f.startLine < inner.endLine - inner.startLine) inner = f;
+  }
+  return inner;
+}
+
+/**
+ * What to print at a line before editing it: the condition, returned value or
+ * right-hand side when evaluating it twice is harmless, else the variables it reads.
+ */
+export function probeExpression(text: string, scope: string[]): string | undefined {
+  const tokens = tokenize(text).filter((t) => t.kind !== "comment");
+  if (tokens.length === 0) return undefined;
+  const first = tokens[0]!.text;
+  const body = (from: number, to: number) => text.slice(tokens[from]!.start, tokens[to]!.end).trim();
+  let expr: string | undefined;
+  if (
+    (first === "if" || first === "elif" || first === "while") &&
+    tokens.at(-1)!.text === ":" &&
+    tokens.length > 2
+  ) {
+    expr = body(1, tokens.length - 2);
+  } else if (first === "return" && tokens.length > 1) {
+    expr = body(1, tokens.length - 1);
+  } else if (first === "for") {
+    const inAt = tokens.findIndex((t) => t.text === "in");
+    if (inAt > 0 && tokens.at(-1)!.text === ":") expr = body(inAt + 1, tokens.length - 2);
+  } else {
+    const assign = tokens.findIndex((t) => /^(=|\+=|-=|\*=|\/=|\/\/=|%=)$/.test(t.text));
+    if (assign >= 0 && assign < tokens.length - 1) {
+      expr = body(assign + 1, tokens.length - 1);
+      if (tokens[assign]!.text !== "=") expr = `(${body(0, assign - 1)}, ${expr})`;
+    }
+  }
+  const impure = (e: string) =>
+    tokenize(e).some(
+      (t, i, all) => t.kind === "name" && all[i + 1]?.text === "(" && !PURE_CALLS.has(t.text),
+    ) || /\byield\b|\bawait\b|:=|\blambda\b/.test(e);
+  if (expr && !impure(expr)) return expr;
+  const names = [
+    ...new Set(
+      tokens
+        .filter(
+          (t, i) =>
+            t.kind === "name" &&
+            !KEYWORDS.has(t.text) &&
+            !BUILTINS.has(t.text) &&
+            tokens[i - 1]?.text !== "." &&
+            tokens[i + 1]?.text !== "(",
+        )
+        .map((t) => t.text)
+        .filter((n) => scope.length === 0 || scope.includes(n)),
+    ),
+  ];
+  if (names.length === 0) return undefined;
+  return names.length === 1 ? names[0] : `(${names.join(", ")})`;
+}
+
+function describeMiss(obs: Observation, failureText: string): string {
+  if (obs.kind === "invalid") return `the experiment could not run: ${clip(obs.observation, 160)}`;
+  const first = obs.observation.trim().split("\n")[0] ?? "";
+  if (first.startsWith(failureText.split("\n")[0] ?? "\u0000"))
+    return "the failing test still fails the same way";
+  return `the failing test still fails, now with ${clip(first, 160)}: this line matters, but this edit is not the fix`;
+}
+
+export function code(text: string): string {
+  return text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function clip(text: string, max: number): string {
+  const line = text.replace(/\s*\n\s*/g, " ").trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,73 @@
+import type { SuspiciousLine } from "../localize/sbfl.js";
+import type { FunctionInfo, Observation, TestFailure } from "../lang/python/types.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { Step } from "../result.js";
+import type { Budget } from "./budget.js";
+
+/** One step of the log: the result.json step plus what the report and patches need. */
+export interface StepRecord extends Step {
+  /** Why the conclusion was reached, in words, for the report. */
+  note: string;
+  kind: Observation["kind"] | "none";
+  durationMs: number;
+  /** The file an edit-and-run experiment changed. */
+  file?: string;
+}
+
+/** What the engines know about the bug. */
+export interface BugContext {
+  failingTests: string[];
+  /** The test experiments run against (the first failing test). */
+  primaryTest: string;
+  failure?: TestFailure;
+  /** SBFL-ranked lines, most suspicious first, already limited to editable files. */
+  suspicious: SuspiciousLine[];
+  functions: FunctionInfo[];
+  /** Source of a repository file as it is before any patch. */
+  readSource(file: string): Promise<string>;
+  /** CI log excerpt or PR text, when the job came from GitHub. */
+  bugReport?: string;
+}
+
+/** A full-file replacement proposed by an engine. */
+export interface FileEdit {
+  file: string;
+  before: string;
+  after: string;
+}
+
+export interface Candidate {
+  edits: FileEdit[];
+  /** Index of the step the candidate came from. */
+  fromStep?: number;
+  /** Where the change is, for the report's summary. */
+  at?: { file: string; line: number; function?: string };
+}
+
+export interface Validation {
+  plausible: boolean;
+  testsRun: number;
+  testsFailed: number;
+  /** Tests that passed before the patch and fail after it. */
+  brokenTests: string[];
+  /** Failing tests still failing. */
+  stillFailing: string[];
+  rejectedBecause?: string;
+  diff: string;
+}
+
+export type Validate = (candidate: Candidate) => Promise<Validation>;
+
+export interface EngineRun {
+  steps: StepRecord[];
+  /** Validated candidates in the order they were found. */
+  candidates: { candidate: Candidate; validation: Validation }[];
+  done: boolean;
+  /** Why the loop ended. */
+  stop: "done" | "budget" | "exhausted" | "steps";
+}
+
+export interface DebugEngine {
+  readonly name: "offline" | "llm";
+  run(bug: BugContext, runtime: PythonRuntime, budget: Budget, validate: Validate): Promise<EngineRun>;
+}
