@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "./errors.js";
+import { registerExplainCommand } from "./audit/command.js";
 import { registerFixCommand } from "./debug/command.js";
 import { registerObserveCommand } from "./lang/python/command.js";
 import { registerLocalizeCommand } from "./localize/command.js";
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerSandboxCommand(program);
   registerObserveCommand(program);
   registerFixCommand(program);
+  registerExplainCommand(program);
   registerLocalizeCommand(program);
   return program;
 }

@@ -54,34 +54,36 @@ function mentions(text: string, fn: ChangedFunction): boolean {
 
 const testName = (id: string): string => (id.split("::").pop() ?? id).replace(/\[.*\]$/, "");
 
+/** Reads one sentence: which tests it says are fixed, which functions it says are (un)changed. */
+export function parseClaim(sentence: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim {
+  const named = new Set<string>();
+  for (const id of testIds) if (word(testName(id)).test(sentence) || sentence.includes(id)) named.add(id);
+  for (const m of sentence.matchAll(/\btest_\w+/g)) {
+    if (![...named].some((id) => testName(id) === m[0])) named.add(m[0]);
+  }
+  const functions = changed.filter((fn) => mentions(sentence, fn)).map(targetKey);
+  const kind: ParsedClaim["kind"] = PRESERVE.some((re) => re.test(sentence))
+    ? FIX.test(sentence) && named.size > 0
+      ? "fix"
+      : "preserve"
+    : FIX.test(sentence)
+      ? "fix"
+      : BEHAVIOUR.test(sentence)
+        ? "behaviour"
+        : "other";
+  return {
+    text: sentence,
+    kind,
+    tests: [...named],
+    functions,
+    others: kind === "preserve" && OTHERS.test(sentence),
+  };
+}
+
 /**
- * Reads the checkable claims of an explanation: which tests it says are fixed,
- * which functions it says are (un)changed. Sentences that name nothing
+ * The checkable claims of an explanation. Sentences that name nothing
  * checkable are kept as `other`, so the audit can say it could not check them.
  */
 export function parseClaims(text: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim[] {
-  return splitClaims(text).map((sentence) => {
-    const named = new Set<string>();
-    for (const id of testIds) if (word(testName(id)).test(sentence) || sentence.includes(id)) named.add(id);
-    for (const m of sentence.matchAll(/\btest_\w+/g)) {
-      if (![...named].some((id) => testName(id) === m[0])) named.add(m[0]);
-    }
-    const functions = changed.filter((fn) => mentions(sentence, fn)).map(targetKey);
-    const kind: ParsedClaim["kind"] = PRESERVE.some((re) => re.test(sentence))
-      ? FIX.test(sentence) && named.size > 0
-        ? "fix"
-        : "preserve"
-      : FIX.test(sentence)
-        ? "fix"
-        : BEHAVIOUR.test(sentence)
-          ? "behaviour"
-          : "other";
-    return {
-      text: sentence,
-      kind,
-      tests: [...named],
-      functions,
-      others: kind === "preserve" && OTHERS.test(sentence),
-    };
-  });
+  return splitClaims(text).map((sentence) => parseClaim(sentence, testIds, changed));
 }

@@ -113,7 +113,9 @@ function parseSide(text: string, exec: { timedOut: boolean; exitCode: number | n
         side.tests.set(str(line.id), { outcome: str(line.outcome) as Outcome, message: str(line.message) });
         break;
       case "collect-error":
-        side.collectErrors.push(`${str(line.id) || "collection"}: ${str(line.message)}`);
+        side.collectErrors.push(
+          `${str(line.id) || "the test suite"} does not import: ${lastErrorLine(str(line.message))}`,
+        );
         break;
       case "call":
         reach(str(line.target), str(line.test));
@@ -144,6 +146,12 @@ function parseSide(text: string, exec: { timedOut: boolean; exitCode: number | n
     }
   }
   return side;
+}
+
+/** pytest's collection report ends with the exception line, `E   SyntaxError: ...`. */
+function lastErrorLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.replace(/^E\s+/, "").trim());
+  return lines.filter((l) => /^\w*(Error|Exception)\b/.test(l)).pop() ?? lines.filter(Boolean).pop() ?? "";
 }
 
 const sameOutcome = (a: CallOutcome, b: CallOutcome): boolean =>
@@ -304,6 +312,8 @@ async function record(
   const configPath = `${SCRATCH}/${side}.json`;
   await sandbox.writeFile(configPath, JSON.stringify(config));
   const extraTests = Object.keys(opts.extraTests ?? {});
+  // Naming the extra tests would make pytest run only them: name the root too (its own dot-folders stay uncollected).
+  const paths = extraTests.length > 0 ? [".", ...extraTests] : [];
   const argv = [
     sandbox.python,
     "-m",
@@ -313,7 +323,7 @@ async function record(
     "record_calls",
     "-p",
     "no:cacheprovider",
-    ...extraTests,
+    ...paths,
   ];
   const result = await sandbox.exec(argv, {
     env: pythonEnv(sandbox, { HYPOFIX_RECORD_CONFIG: `${sandbox.workdir}/${configPath}` }),
@@ -383,9 +393,9 @@ function runNotes(
     );
   }
   const newErrors = after.collectErrors.filter((e) => !before.collectErrors.includes(e));
-  if (newErrors.length > 0)
-    notes.push(`With the change, tests do not import: ${newErrors[0]?.split("\n").slice(-3).join(" ")}`);
-  if (before.collectErrors.length > 0) notes.push(`On base, tests do not import: ${before.collectErrors[0]}`);
+  if (newErrors.length > 0) notes.push(`With the change, ${newErrors[0]} (its tests did not run).`);
+  if (before.collectErrors.length > 0)
+    notes.push(`On base, ${before.collectErrors[0]} (its tests did not run).`);
   for (const [name, side] of [
     ["base", before],
     ["head", after],

@@ -17,7 +17,7 @@ export function formatOutcome(o: CallOutcome): string {
     case "raise":
       return `raises ${o.type}: ${o.message}`;
     case "timeout":
-      return `no result (${o.message ?? "timed out"})`;
+      return o.message ?? "no result (timed out)";
     case "unresolved":
       return `cannot be called (${o.type}: ${o.message})`;
     case "missing":
@@ -26,6 +26,7 @@ export function formatOutcome(o: CallOutcome): string {
 }
 
 function formatTestOutcome(outcome: Outcome, message?: string): string {
+  if (outcome === "missing") return "not run";
   const first = message?.split("\n")[0]?.trim();
   return first && outcome !== "passed" ? `${outcome}: ${first}` : outcome;
 }
@@ -196,8 +197,10 @@ export function revise(claim: Claim): Claim {
   if (claim.verdict === "contradicted") {
     return { ...claim, revised: `Not as claimed (“${claim.text}”): ${claim.evidence}.` };
   }
-  if (claim.verdict === "confirmed")
-    return { ...claim, revised: `${claim.text} Confirmed by execution: ${claim.evidence}.` };
+  if (claim.verdict === "confirmed") {
+    const text = /[.!?]$/.test(claim.text) ? claim.text : `${claim.text}.`;
+    return { ...claim, revised: `${text} Confirmed by execution: ${claim.evidence}.` };
+  }
   return claim;
 }
 

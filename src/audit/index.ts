@@ -1,0 +1,139 @@
+import { createTwoFilesPatch } from "diff";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { ChatModel } from "../llm/types.js";
+import type { Audit, Claim } from "../result.js";
+import type { Sandbox } from "../sandbox/types.js";
+import { changesFromDiff } from "./changes.js";
+import { parseClaim, splitClaims } from "./claims.js";
+import { runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
+import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
+import { renderAudit } from "./render.js";
+import type { DifferentialReport, FileChange } from "./types.js";
+import {
+  auditVerdict,
+  behaviourChanges,
+  judgeClaim,
+  revise,
+  unverifiedFunctions,
+  type AuditVerdict,
+} from "./verdicts.js";
+
+export { renderAudit } from "./render.js";
+export { auditVerdict, type AuditVerdict } from "./verdicts.js";
+export type { DifferentialOptions } from "./differential.js";
+export type { DifferentialReport, FileChange } from "./types.js";
+
+export interface AuditPatchInput {
+  /** A sandbox whose working tree is the base of the change; it is left at base. */
+  sandbox: Sandbox;
+  runtime: Pick<PythonRuntime, "functions">;
+  /** A unified diff against the sandbox's tree, or whole-file changes. */
+  patch: string | FileChange[];
+  /**
+   * What the explanation claims: one claim per entry (e.g. the debugging log's
+   * conclusions), or a whole text (PR description, commit messages) to split.
+   */
+  claims: string[] | string;
+  /** Tests the change is meant to fix: checked as the claim "Fixes <tests>". */
+  failingTests?: string[];
+  engine: "offline" | "llm";
+  /** Required for the llm engine. */
+  model?: ChatModel;
+  options?: DifferentialOptions;
+  /** Findings of the caller to report with the audit's own (e.g. files it could not compare). */
+  notes?: string[];
+}
+
+export interface AuditOutcome {
+  audit: Audit;
+  /** For result.confidence.audit. */
+  verdict: AuditVerdict;
+  /** renderAudit(audit): the PR body's audit section and the `/explain` reply. */
+  markdown: string;
+  /** Everything the differential run observed. */
+  evidence: DifferentialReport;
+}
+
+export function diffOf(changes: FileChange[]): string {
+  return changes
+    .map((c) =>
+      createTwoFilesPatch(
+        c.before === null ? "/dev/null" : `a/${c.path}`,
+        c.after === null ? "/dev/null" : `b/${c.path}`,
+        c.before ?? "",
+        c.after ?? "",
+      ),
+    )
+    .join("");
+}
+
+/**
+ * Audits a change and what is claimed about it: runs the suite and the
+ * recorded calls to the changed functions on both sides, gives each claim a
+ * verdict with its evidence, and revises the explanation accordingly.
+ */
+export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> {
+  const { sandbox, runtime } = input;
+  const changes =
+    typeof input.patch === "string"
+      ? await changesFromDiff(input.patch, (p) => sandbox.readFile(p).catch(() => null))
+      : input.patch;
+  const sentences = [
+    ...(input.failingTests && input.failingTests.length > 0
+      ? [`Fixes ${input.failingTests.join(", ")}.`]
+      : []),
+    ...(typeof input.claims === "string"
+      ? splitClaims(input.claims)
+      : input.claims.map((c) => c.trim()).filter(Boolean)),
+  ];
+  const notes: string[] = [...(input.notes ?? [])];
+
+  let modelView: ModelClaim[] | undefined;
+  if (input.engine === "llm") {
+    if (!input.model) throw new Error("auditPatch: the llm engine needs a model");
+    try {
+      const reply = await modelClaims(input.model, {
+        explanation: sentences.join("\n"),
+        diff: diffOf(changes),
+      });
+      modelView = await validateClaimTests(sandbox, reply.claims, SCRATCH);
+    } catch (err) {
+      notes.push(
+        `The model's claims were not usable, so the offline checks ran instead: ${(err as Error).message}`,
+      );
+    }
+  }
+  const extraTests = Object.fromEntries(
+    (modelView ?? []).flatMap((c) => (c.testPath && c.test ? [[c.testPath, c.test]] : [])),
+  );
+  const full = await runDifferential(sandbox, runtime, changes, { ...input.options, extraTests });
+  const evidence: DifferentialReport = {
+    ...full,
+    tests: full.tests.filter((t) => !t.id.startsWith(`${SCRATCH}/`)),
+  };
+  const testIds = evidence.tests.map((t) => t.id);
+
+  const offline = (text: string, kind?: ModelClaim["kind"]): Claim => {
+    const parsed = parseClaim(text, testIds, evidence.changedFunctions);
+    return judgeClaim(kind && kind !== "other" ? { ...parsed, kind } : parsed, evidence);
+  };
+  const claims = (
+    modelView
+      ? modelView.map((c) => {
+          if (c.testPath) return judgeByTest({ ...c, testPath: c.testPath }, full);
+          const judged = offline(c.text, c.kind);
+          return c.rejected ? { ...judged, evidence: `${judged.evidence} (${c.rejected})` } : judged;
+        })
+      : sentences.map((s) => offline(s))
+  ).map(revise);
+  if (claims.length === 0)
+    notes.push("The explanation makes no claim; only the behaviour changes are reported.");
+
+  const audit: Audit = {
+    claims,
+    behaviourChanges: behaviourChanges(evidence),
+    unverified: unverifiedFunctions(evidence),
+    notes: [...notes, ...full.notes],
+  };
+  return { audit, verdict: auditVerdict(audit), markdown: renderAudit(audit), evidence };
+}

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { renderPrompt } from "../llm/prompts.js";
+import type { ChatMessage, ChatModel } from "../llm/types.js";
+import type { Claim } from "../result.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { DifferentialReport, ParsedClaim } from "./types.js";
+
+const claimsReply = z.object({
+  claims: z.array(
+    z.object({
+      text: z.string().trim().min(1),
+      kind: z.enum(["fix", "preserve", "behaviour", "other"]).catch("other"),
+      test: z.string().default(""),
+    }),
+  ),
+});
+
+/** A claim the model extracted, with the pytest file it wrote for it (validated), if any. */
+export interface ModelClaim {
+  text: string;
+  kind: ParsedClaim["kind"];
+  /** Path (relative to the repository) the test file is written to, when the test is usable. */
+  testPath?: string;
+  test?: string;
+  /** Why the model's test was not used. */
+  rejected?: string;
+}
+
+const ATTEMPTS = 2;
+
+/** The model's reply as JSON: bare, or inside a ```json fence. */
+export function parseClaimsReply(content: string): z.infer<typeof claimsReply> {
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(content);
+  const text = (fenced?.[1] ?? content).trim();
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start) throw new Error("the reply holds no JSON object");
+  return claimsReply.parse(JSON.parse(text.slice(start, end + 1)));
+}
+
+/** Asks the model for claims and claim tests; a malformed reply is retried once, then reported. */
+export async function modelClaims(
+  model: ChatModel,
+  input: { explanation: string; diff: string },
+): Promise<z.infer<typeof claimsReply>> {
+  const messages: ChatMessage[] = [
+    { role: "system", content: renderPrompt("audit-system", {}) },
+    { role: "user", content: renderPrompt("audit-claims", input) },
+  ];
+  let problem = "";
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const response = await model.complete({ messages, temperature: 0, maxTokens: 3000 });
+    const content = response.choices[0]?.message.content ?? "";
+    try {
+      return parseClaimsReply(content);
+    } catch (err) {
+      problem = err instanceof Error ? err.message : String(err);
+      messages.push(
+        { role: "assistant", content },
+        { role: "user", content: `That reply was not usable (${problem}). Reply with the JSON object only.` },
+      );
+    }
+  }
+  throw new Error(`the model's claims reply was malformed twice: ${problem}`);
+}
+
+const CHECK_TEST = [
+  "import ast, sys",
+  "tree = ast.parse(sys.stdin.read())",
+  "tests = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith('test')]",
+  "sys.exit(0 if tests else 3)",
+].join("\n");
+
+/** Keeps the model's tests that parse as Python and define a test; says why the others were dropped. */
+export async function validateClaimTests(
+  sandbox: Sandbox,
+  claims: z.infer<typeof claimsReply>["claims"],
+  dir: string,
+): Promise<ModelClaim[]> {
+  const out: ModelClaim[] = [];
+  for (const [i, claim] of claims.entries()) {
+    const base: ModelClaim = { text: claim.text, kind: claim.kind };
+    if (claim.test.trim() === "") {
+      out.push(base);
+      continue;
+    }
+    const check = await sandbox.exec([sandbox.python, "-c", CHECK_TEST], {
+      stdin: claim.test,
+      timeoutMs: 15_000,
+    });
+    if (check.exitCode === 0) {
+      out.push({ ...base, test: claim.test, testPath: `${dir}/test_claim_${i + 1}.py` });
+    } else {
+      const why =
+        check.exitCode === 3
+          ? "it defines no test function"
+          : `it does not parse as Python: ${check.stderr.trim().split("\n").pop() ?? ""}`;
+      out.push({ ...base, rejected: `the generated test was not run: ${why}` });
+    }
+  }
+  return out;
+}
+
+const firstLine = (s?: string): string => s?.split("\n")[0]?.trim() ?? "";
+
+/** A claim judged by its own generated test, run on both sides of the change. */
+export function judgeByTest(claim: ModelClaim & { testPath: string }, report: DifferentialReport): Claim {
+  const results = report.tests.filter((t) => t.id.startsWith(`${claim.testPath}::`));
+  const name = (id: string) => "`" + (id.split("::").pop() ?? id) + "`";
+  if (results.length === 0) {
+    return {
+      text: claim.text,
+      verdict: "unverified",
+      evidence: "the generated test was not collected (see notes)",
+    };
+  }
+  const failing = results.filter((t) => t.after !== "passed");
+  if (failing.length > 0) {
+    const t = failing[0]!;
+    return {
+      text: claim.text,
+      verdict: "contradicted",
+      evidence:
+        `the claim's test ${name(t.id)} fails after the change (${t.after}: ${firstLine(t.afterMessage)})` +
+        `; before the change it ${t.before === "passed" ? "passed" : `was ${t.before}: ${firstLine(t.beforeMessage)}`}`,
+    };
+  }
+  const failedBefore = results.filter((t) => t.before !== "passed");
+  if (claim.kind === "fix" && failedBefore.length === 0) {
+    return {
+      text: claim.text,
+      verdict: "unverified",
+      evidence: `the claim's test ${results.map((t) => name(t.id)).join(", ")} passes before the change too, so it does not show a fix`,
+    };
+  }
+  const before =
+    failedBefore.length > 0
+      ? `before the change it was ${failedBefore[0]!.before}: ${firstLine(failedBefore[0]!.beforeMessage)}`
+      : "and before it too (unchanged, as claimed)";
+  return {
+    text: claim.text,
+    verdict: "confirmed",
+    evidence: `the claim's test ${results.map((t) => name(t.id)).join(", ")} passes after the change; ${before}`,
+  };
+}
