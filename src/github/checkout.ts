@@ -19,6 +19,8 @@ export interface Checkout {
 export async function checkoutCommit(options: {
   cloneUrl: string;
   sha: string;
+  /** Further commits to fetch beside `sha` (the base of a pull request, for /explain). */
+  alsoFetch?: string[];
   token?: string;
   timeoutMs?: number;
 }): Promise<Checkout> {
@@ -37,8 +39,8 @@ export async function checkoutCommit(options: {
   try {
     await git("init", "--quiet");
     await git("remote", "add", "origin", options.cloneUrl);
-    await git("fetch", "--quiet", "--depth", "1", "origin", options.sha);
-    await git("checkout", "--quiet", "--detach", "FETCH_HEAD");
+    await git("fetch", "--quiet", "--depth", "1", "origin", options.sha, ...(options.alsoFetch ?? []));
+    await git("checkout", "--quiet", "--detach", options.sha);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     const stderr = (err as { stderr?: string }).stderr?.trim() ?? String(err);

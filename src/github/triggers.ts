@@ -19,6 +19,7 @@ interface CheckRunPayload {
     head_sha: string;
     conclusion: string | null;
     app?: { id: number } | null;
+    check_suite?: { head_branch?: string | null } | null;
     pull_requests: { number: number }[];
   };
 }
@@ -29,6 +30,7 @@ interface WorkflowRunPayload {
   workflow_run: {
     id: number;
     head_sha: string;
+    head_branch?: string | null;
     conclusion: string | null;
     pull_requests: ({ number: number } | null)[];
   };
@@ -51,6 +53,7 @@ export function triggerFromCheckRun(payload: CheckRunPayload, ownAppId?: number)
       repo: repoOf(payload.repository),
       headSha: run.head_sha,
       checkRunId: run.id,
+      ...(run.check_suite?.head_branch ? { headBranch: run.check_suite.head_branch } : {}),
       ...(run.pull_requests[0] ? { prNumber: run.pull_requests[0].number } : {}),
     },
   };
@@ -68,6 +71,7 @@ export function triggerFromWorkflowRun(payload: WorkflowRunPayload): Trigger {
       repo: repoOf(payload.repository),
       headSha: run.head_sha,
       workflowRunId: run.id,
+      ...(run.head_branch ? { headBranch: run.head_branch } : {}),
       ...(run.pull_requests[0] ? { prNumber: run.pull_requests[0].number } : {}),
     },
   };

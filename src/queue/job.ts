@@ -7,6 +7,8 @@ export const jobSchema = z.object({
   installationId: z.number().int().positive(),
   repo: z.object({ owner: z.string().min(1), name: z.string().min(1) }),
   headSha: z.string().regex(/^[0-9a-f]{40}$/, "must be a full 40-hex commit sha"),
+  /** Branch the failing commit is on, when the event says; a fix PR targets it. */
+  headBranch: z.string().min(1).optional(),
   prNumber: z.number().int().positive().optional(),
   checkRunId: z.number().int().positive().optional(),
   workflowRunId: z.number().int().positive().optional(),

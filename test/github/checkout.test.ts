@@ -40,6 +40,14 @@ describe("checkoutCommit (real git over file://)", () => {
     expect(readFileSync(join(c.dir, ".git", "config"), "utf8")).not.toContain("ghs_secret");
   });
 
+  it("fetches a second commit for comparison", async () => {
+    const head = git(origin, "rev-parse", "HEAD");
+    const c = await checkoutCommit({ cloneUrl: `file://${origin}`, sha: head, alsoFetch: [first] });
+    checkouts.push(c);
+    expect(readFileSync(join(c.dir, "calc.py"), "utf8")).toBe("v = 2\n");
+    expect(git(c.dir, "diff", first, head)).toContain("-v = 1");
+  });
+
   it("says which commit it could not fetch", async () => {
     await expect(checkoutCommit({ cloneUrl: `file://${origin}`, sha: "f".repeat(40) })).rejects.toThrow(
       /could not fetch ffffffffffff/,

@@ -26,6 +26,7 @@ describe("triggerFromCheckRun", () => {
         repo: { owner: "Codertocat", name: "Hello-World" },
         headSha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
         checkRunId: payload.check_run.id,
+        headBranch: "changes",
         prNumber: 2,
       },
     });
