@@ -6,6 +6,7 @@ import tar from "tar-fs";
 import type { Logger } from "../log.js";
 import { helpersSourceDir, ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
+import { Supervisor, SupervisorGone } from "./supervisor.js";
 import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } from "./types.js";
 
 export const LABEL_SANDBOX = "org.hypofix.sandbox";
@@ -20,6 +21,20 @@ const HELPERS_DIR = `${HYPOFIX_DIR}/helpers`;
 const SNAPSHOTS_DIR = `${HYPOFIX_DIR}/snapshots`;
 const SANDBOX_USER = "10001:10001";
 const MIB = 1024 * 1024;
+/**
+ * PID 1 of the container: reaps orphans so zombies never eat into the pid
+ * limit. As PID 1 it ignores signals sent from inside, so a command's
+ * `kill -9 -1` (or our backstop) cannot stop the container; docker-init
+ * (`Init: true`) would die with its child instead.
+ */
+const INIT = [
+  "import os, time",
+  "while True:",
+  "    try:",
+  "        os.wait()",
+  "    except ChildProcessError:",
+  "        time.sleep(0.5)",
+].join("\n");
 /** How long past its timeout an exec may take before the host kills everything. */
 const BACKSTOP_GRACE_MS = 3000;
 /** Cap for Hypofix's own reads (readFile), far above any source file. */
@@ -110,8 +125,11 @@ interface RunOptions {
   maxOutputBytes: number;
 }
 
-/** Runs one exec in the container under `timeout -s KILL`, which kills the command's process group. */
-async function runExec(container: Docker.Container, opts: RunOptions): Promise<ExecResult> {
+/**
+ * Runs one `docker exec` under `timeout -s KILL`, which kills the command's
+ * process group. Used to copy files in, and for commands when the runner is down.
+ */
+export async function runExec(container: Docker.Container, opts: RunOptions): Promise<ExecResult> {
   const started = performance.now();
   const hasStdin = opts.stdin !== undefined;
   const exec = await container.exec({
@@ -194,10 +212,12 @@ export class DockerSandbox implements Sandbox {
   readonly helpersDir = HELPERS_DIR;
   private disposed = false;
   private snapshots = 0;
+  private supervisor: Promise<Supervisor | undefined> | undefined;
 
   private constructor(
     private readonly container: Docker.Container,
     private readonly options: SandboxOptions,
+    private readonly log?: Logger,
   ) {}
 
   /** Creates, starts and fills one warm container. The caller checked engine and image. */
@@ -226,7 +246,7 @@ export class DockerSandbox implements Sandbox {
     const container = await docker.createContainer({
       name: `hypofix-sbx-${process.pid}-${randomUUID().slice(0, 8)}`,
       Image: options.image,
-      Cmd: ["sleep", "infinity"],
+      Cmd: ["python3", "-c", INIT],
       User: SANDBOX_USER,
       WorkingDir: WORKDIR,
       Env: ["HOME=/tmp", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "LANG=C.UTF-8"],
@@ -237,8 +257,6 @@ export class DockerSandbox implements Sandbox {
         CapDrop: ["ALL"],
         SecurityOpt: ["no-new-privileges"],
         ReadonlyRootfs: true,
-        // docker-init reaps orphans, so zombies never eat into the pid limit.
-        Init: true,
         Tmpfs: {
           "/tmp": tmpfs(limits.workMb, false),
           [WORKDIR]: tmpfs(limits.workMb, true),
@@ -251,11 +269,12 @@ export class DockerSandbox implements Sandbox {
         PidsLimit: limits.pids,
       },
     });
-    const sandbox = new DockerSandbox(container, options);
+    const sandbox = new DockerSandbox(container, options, log);
     try {
       await container.start();
       await sandbox.fill();
       if (withSetup) await sandbox.setup(docker, options.setupCommand ?? [], log);
+      await sandbox.runner();
       log?.debug({ container: container.id.slice(0, 12), jobId: options.jobId }, "docker sandbox ready");
       return sandbox;
     } catch (err) {
@@ -301,16 +320,67 @@ export class DockerSandbox implements Sandbox {
     return path.posix.resolve(WORKDIR, p);
   }
 
+  /**
+   * The in-container command runner, (re)started when missing: a command may
+   * kill it (`kill -9 -1`). Undefined when it cannot start; exec then falls back
+   * to one `docker exec` per command.
+   */
+  private async runner(): Promise<Supervisor | undefined> {
+    const current = this.supervisor;
+    const sup = current && (await current);
+    if (sup?.alive) return sup;
+    if (this.supervisor === current) {
+      this.supervisor = Supervisor.start(this.container).catch((err: unknown) => {
+        this.log?.warn({ err }, "sandbox command runner did not start; using docker exec per command");
+        return undefined;
+      });
+    }
+    return this.supervisor;
+  }
+
   async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
     if (argv.length === 0) throw new Error("exec needs a command");
-    return runExec(this.container, {
-      argv,
-      workingDir: this.resolve(options.cwd ?? "."),
-      env: options.env,
-      stdin: options.stdin,
-      timeoutMs: options.timeoutMs ?? this.options.limits.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? this.options.limits.outputBytes,
+    const timeoutMs = options.timeoutMs ?? this.options.limits.timeoutMs;
+    const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;
+    const cwd = this.resolve(options.cwd ?? ".");
+    const sup = await this.runner();
+    if (!sup) {
+      return runExec(this.container, {
+        argv,
+        workingDir: cwd,
+        env: options.env,
+        stdin: options.stdin,
+        timeoutMs,
+        maxOutputBytes: cap,
+      });
+    }
+    const started = performance.now();
+    const killed = (timedOut: boolean, why: string): ExecResult => ({
+      exitCode: null,
+      stdout: "",
+      stderr: `hypofix: ${why}\n`,
+      timedOut,
+      truncated: false,
+      durationMs: performance.now() - started,
     });
+    // Backstop for a runner that cannot act (e.g. pid limit exhausted): kill every
+    // process of the sandbox user, and give up waiting shortly after.
+    let timer: NodeJS.Timeout | undefined;
+    const backstop = new Promise<ExecResult>((resolve) => {
+      timer = setTimeout(() => {
+        void killAll(this.container);
+        timer = setTimeout(() => resolve(killed(true, "command killed past its timeout")), 2000);
+      }, timeoutMs + BACKSTOP_GRACE_MS);
+    });
+    try {
+      const run = sup.run({ argv, cwd, env: options.env ?? {}, stdin: options.stdin, timeoutMs, cap });
+      return await Promise.race([run, backstop]);
+    } catch (err) {
+      if (!(err instanceof SupervisorGone)) throw err;
+      return killed(performance.now() - started >= timeoutMs, err.message);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Runs an internal command that must succeed; returns its stdout. */

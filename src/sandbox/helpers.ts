@@ -5,17 +5,23 @@ import { fileURLToPath } from "node:url";
 export const HELPER_IGNORE = new Set([".gitkeep", "__pycache__"]);
 
 /**
- * The folder of Hypofix's Python helper files: beside the sources under tsx,
- * or under the package root when running from dist/.
+ * A non-TypeScript file under src/: found beside the sources under tsx, or
+ * under the package root when running from dist/src/sandbox.
  */
-export function helpersSourceDir(): string {
-  const candidates = ["../lang/python/helpers/", "../../../src/lang/python/helpers/"].map((rel) =>
+function sourcePath(relToSrc: string): string {
+  const candidates = [`../${relToSrc}`, `../../../src/${relToSrc}`].map((rel) =>
     fileURLToPath(new URL(rel, import.meta.url)),
   );
-  const found = candidates.find((dir) => existsSync(dir));
-  if (!found) throw new Error(`helpers folder not found (looked in ${candidates.join(", ")})`);
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(`${relToSrc} not found (looked in ${candidates.join(", ")})`);
   return found;
 }
+
+/** The folder of Hypofix's Python helper files, copied into every sandbox. */
+export const helpersSourceDir = (): string => sourcePath("lang/python/helpers/");
+
+/** The command runner started inside docker sandboxes. */
+export const supervisorSource = (): string => sourcePath("sandbox/supervisor.py");
 
 /** True for a path (relative to the helpers folder) that the copy should skip. */
 export function ignoredHelper(relPath: string): boolean {

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dockerClient } from "../../src/sandbox/docker.js";
+import { dockerClient, runExec } from "../../src/sandbox/docker.js";
 import { createSandbox, type Sandbox, TRUNCATION_MARK } from "../../src/sandbox/index.js";
 import { helpersSourceDir, ignoredHelper } from "../../src/sandbox/helpers.js";
 import { testOptions } from "./limits.js";
@@ -120,6 +120,24 @@ describe("docker sandbox", () => {
     const after = await sb.exec(["sh", "-c", "find . | sort; cat mod.py"]);
     expect(after.stdout).toBe(before.stdout);
     await expect(sb.restore("s999")).rejects.toThrow(/unknown snapshot/);
+  });
+
+  it("survives a command that kills every process it can, runner included", async () => {
+    const res = await sb.exec(["sh", "-c", "kill -9 -1"]);
+    expect(res.exitCode).toBeNull();
+    expect(res.timedOut).toBe(false);
+    expect((await sb.exec(["echo", "still here"])).stdout).toBe("still here\n");
+  });
+
+  it("applies timeout and output cap on the one-exec-per-command path too", async () => {
+    const container = dockerClient().getContainer((sb as unknown as { id: string }).id);
+    const base = { workingDir: "/work", timeoutMs: 1000, maxOutputBytes: 100 };
+    const slow = await runExec(container, { ...base, argv: ["sh", "-c", "sleep 600 & sleep 600"] });
+    expect(slow).toMatchObject({ timedOut: true, exitCode: null });
+    expect(slow.durationMs).toBeLessThan(8000);
+    const loud = await runExec(container, { ...base, argv: ["head", "-c", "5000000", "/dev/zero"] });
+    expect(loud).toMatchObject({ exitCode: 0, truncated: true, timedOut: false });
+    expect(loud.stdout).toBe("\0".repeat(100) + TRUNCATION_MARK);
   });
 
   it("is gone after dispose, and dispose can be called twice", async () => {

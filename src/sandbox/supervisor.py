@@ -1,0 +1,119 @@
+"""Command runner inside a docker sandbox, started once per container by one `docker exec`.
+
+A `docker exec` per command costs a runc exec (tens to hundreds of ms); this
+keeps one exec open and spawns commands itself. Protocol: one JSON request per
+line on stdin, one JSON response per line on stdout (command output travels
+base64-encoded inside it, so nothing a command prints can break the framing).
+
+Request:  {"id", "argv", "cwd", "env", "stdin" (base64 or null), "timeout" (s), "cap" (bytes)}
+Response: {"id", "exit" (int, null when killed), "timedOut", "stdout", "stderr" (base64, first
+           `cap` bytes), "stdoutBytes", "stderrBytes" (totals), "spawnError" (str or null)}
+"""
+
+import base64
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+_out_lock = threading.Lock()
+# Past the deadline, how long to wait for pipes held open by escaped processes.
+_DRAIN_GRACE_S = 2.0
+
+
+def _send(obj):
+    data = (json.dumps(obj) + "\n").encode()
+    with _out_lock:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+
+
+def _drain(pipe, cap, result):
+    """Keeps the first `cap` bytes, counts and drops the rest, never blocking the writer."""
+    kept = bytearray()
+    total = 0
+    while True:
+        chunk = pipe.read1(1 << 16)
+        if not chunk:
+            break
+        total += len(chunk)
+        if len(kept) < cap:
+            kept += chunk[: cap - len(kept)]
+    result.append(bytes(kept))
+    result.append(total)
+
+
+def _feed(pipe, data):
+    try:
+        if data:
+            pipe.write(data)
+        pipe.close()
+    except OSError:
+        pass  # the command exited without reading its stdin
+
+
+def _kill_group(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass  # already gone
+
+
+def _run(req):
+    reply = {"id": req["id"], "exit": None, "timedOut": False, "stdout": "", "stderr": "",
+             "stdoutBytes": 0, "stderrBytes": 0, "spawnError": None}
+    env = dict(os.environ)
+    env.update(req.get("env") or {})
+    stdin = base64.b64decode(req["stdin"]) if req.get("stdin") is not None else None
+    try:
+        proc = subprocess.Popen(
+            req["argv"], cwd=req["cwd"], env=env,
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            # Own session and process group: a timeout kills the whole tree.
+            start_new_session=True,
+        )
+    except OSError as e:
+        reply["exit"] = 127 if e.errno == errno.ENOENT else 126
+        reply["spawnError"] = "hypofix: cannot run %s: %s" % (req["argv"][0], e)
+        _send(reply)
+        return
+
+    out, err = [], []
+    threads = [threading.Thread(target=_drain, args=(proc.stdout, req["cap"], out), daemon=True),
+               threading.Thread(target=_drain, args=(proc.stderr, req["cap"], err), daemon=True)]
+    if stdin is not None:
+        threads.append(threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True))
+    for t in threads:
+        t.start()
+    try:
+        code = proc.wait(timeout=req["timeout"])
+    except subprocess.TimeoutExpired:
+        reply["timedOut"] = True
+        _kill_group(proc.pid)
+        code = proc.wait()
+    # Background processes the command left behind would hold the pipes open: end them with it.
+    _kill_group(proc.pid)
+    for t in threads:
+        t.join(_DRAIN_GRACE_S)
+    if not reply["timedOut"] and code >= 0:
+        reply["exit"] = code
+    for name, result in (("stdout", out), ("stderr", err)):
+        if result:
+            reply[name] = base64.b64encode(result[0]).decode()
+            reply[name + "Bytes"] = result[1]
+    _send(reply)
+
+
+def main():
+    _send({"ready": True, "pid": os.getpid()})
+    for line in sys.stdin.buffer:
+        if line.strip():
+            threading.Thread(target=_run, args=(json.loads(line),), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()
