@@ -35,7 +35,7 @@ export function parseExperiment(input: string): ParsedExperiment {
     .trim();
   if (!text) return fail(`The experiment is empty. ${FORMS_HELP}`);
   if (/^trace\s/i.test(text)) return parseTrace(text.replace(/^trace\s+/i, "").trim());
-  if (/^(REPLACE|ADD|DEL|RUN)\b/i.test(text)) return parseEdits(text);
+  if (/^(REPLACE|ADD|DEL|RUN)\b/i.test(text) || /^[A-Z_]+\s*\(/.test(text)) return parseEdits(text);
   if (/^(b|break)\s/.test(text) || text.includes(";;")) return parseDebugger(text);
   return fail(`Unrecognised experiment "${abbreviate(text)}". ${FORMS_HELP}`);
 }
@@ -61,8 +61,9 @@ function parseDebugger(text: string): ParsedExperiment {
   for (const raw of split) {
     const cmd = raw.trim();
     if (!cmd) continue;
-    const [word = "", ...rest] = cmd.split(/\s+/);
-    const arg = cmd.slice(word.length).trim();
+    const m = /^(b|break|c|cont|continue|r|run|p|pp|print)\b\s*(.*)$/s.exec(cmd);
+    const word = m?.[1] ?? cmd;
+    const arg = (m?.[2] ?? "").trim();
     if (word === "b" || word === "break") {
       if (breakpoint) return fail(`Only one breakpoint per experiment is supported. ${DEBUG_HELP}`);
       const m = /^(?:(\S+?):)?(\d+)$/.exec(arg);
@@ -70,7 +71,7 @@ function parseDebugger(text: string): ParsedExperiment {
       breakpoint = { file: m[1], line: Number(m[2]) };
       if (breakpoint.line < 1) return fail("Line numbers start at 1.");
     } else if (word === "c" || word === "cont" || word === "continue" || word === "run" || word === "r") {
-      if (rest.length > 0) return fail(`"${word}" takes no argument. ${DEBUG_HELP}`);
+      if (arg) return fail(`"${word}" takes no argument. ${DEBUG_HELP}`);
     } else if (word === "p" || word === "pp" || word === "print") {
       if (!arg) return fail(`"${word}" needs an expression. ${DEBUG_HELP}`);
       exprs.push(word === "print" && /^\(.*\)$/s.test(arg) ? arg.slice(1, -1) : arg);
@@ -255,7 +256,8 @@ export function formatEdit(edit: Edit): string {
  * Applies edits to a source text. Line numbers always refer to the original
  * text, whatever earlier edits inserted or removed. REPLACE/DEL change every
  * occurrence of `old` on the line; a DEL that leaves only whitespace removes the
- * line; ADD inserts above the line with that line's indentation.
+ * line; ADD inserts above the line with that line's indentation (unless the
+ * statement comes indented), keeping the relative indentation of its lines.
  */
 export function applyEdits(source: string, edits: Edit[]): EditResult {
   const lines = source.split("\n");
@@ -273,7 +275,9 @@ export function applyEdits(source: string, edits: Edit[]): EditResult {
         continue;
       }
       const indent = indentationAt(lines, idx);
-      const added = edit.stmt.split("\n").map((l) => (/^\s/.test(l) || l === "" ? l : indent + l));
+      // A statement given without indentation takes the line's; one given indented is kept as written.
+      const given = edit.stmt.split("\n");
+      const added = /^\s/.test(edit.stmt) ? given : given.map((l) => (l === "" ? l : indent + l));
       if (edit.line === count + 1) after.push(...added);
       else above[idx]!.push(...added);
       continue;
