@@ -2,11 +2,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { loadConfig } from "../config.js";
-import { UserError } from "../errors.js";
+import type { Usage } from "../result.js";
+import type { DebugEngine } from "./types.js";
 import { createPythonRuntime } from "../lang/python/index.js";
 import { createLogger } from "../log.js";
 import { runFix } from "../pipeline.js";
 import { loadRepoConfig } from "../repo-config.js";
+import { createChatModel } from "../llm/openai-model.js";
+import { createLlmEngine } from "./llm.js";
 import { createOfflineEngine } from "./offline.js";
 
 /** Exit codes of DESIGN.md: 0 validated patch, 1 none, 2 bad input or infrastructure error. */
@@ -54,9 +57,7 @@ export function registerFixCommand(program: Command): void {
         const repoConfig = await loadRepoConfig(repoDir);
         const log = createLogger(process.env.LOG_LEVEL ?? "warn");
         const engine =
-          opts.engine === "offline"
-            ? { engine: createOfflineEngine() }
-            : await llmEngine(config, repoConfig, log);
+          opts.engine === "offline" ? { engine: createOfflineEngine() } : llmEngine(config, repoConfig, log);
         const started = Date.now();
         const outcome = await runFix({
           repoDir: resolve(repoDir),
@@ -88,19 +89,14 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-async function llmEngine(
+function llmEngine(
   config: ReturnType<typeof loadConfig>,
   repoConfig: Awaited<ReturnType<typeof loadRepoConfig>>,
   log: ReturnType<typeof createLogger>,
-): Promise<{
-  engine: ReturnType<typeof createOfflineEngine>;
-  usage?: () => { llmCalls: number; promptTokens: number; completionTokens: number };
-}> {
-  if (!config.llm.baseURL && !config.llm.apiKey) {
-    throw new UserError(
-      "the llm engine needs a model endpoint",
-      "set HYPOFIX_LLM_BASE_URL (and HYPOFIX_LLM_API_KEY), or use --engine offline",
-    );
-  }
-  throw new UserError("WIP", String(repoConfig.patches) + String(log));
+): { engine: DebugEngine; usage?: () => Usage } {
+  const model = createChatModel(config, log);
+  return {
+    engine: createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches }),
+    usage: () => model.usage,
+  };
 }

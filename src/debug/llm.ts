@@ -1,0 +1,306 @@
+import { BudgetExceeded } from "../llm/errors.js";
+import { renderPrompt } from "../llm/prompts.js";
+import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { FunctionInfo } from "../lang/python/types.js";
+import type { Budget } from "./budget.js";
+import {
+  parseConclusion,
+  parseFunctionAnswer,
+  parseProposal,
+  type ParseOutcome,
+  type ProposedStep,
+} from "./parse.js";
+import type { BugContext, Candidate, DebugEngine, EngineRun, StepRecord } from "./types.js";
+
+export interface LlmEngineOptions {
+  /** AutoSD's `s`: hypothesize-observe-conclude steps at most. */
+  maxSteps: number;
+  /** Patch candidates asked for at the end (the paper's 10). */
+  patches: number;
+  /** LDB regenerations when the loop ends without DONE and no candidate validates. */
+  ldbIterations?: number;
+  temperature?: number;
+}
+
+/**
+ * The `llm` engine: the model writes each hypothesis, prediction, experiment
+ * and conclusion; observations come from the real runtime. Output is parsed
+ * strictly: a malformed step gets one repair request, then is recorded as
+ * undecided. Then N candidate functions, each validated; LDB's block-trace
+ * regeneration is the fallback when no step reached DONE.
+ */
+export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): DebugEngine {
+  return {
+    name: "llm",
+    async run(bug, runtime, budget, validate) {
+      const session = new Session(model, budget);
+      const steps: StepRecord[] = [];
+      const candidates: EngineRun["candidates"] = [];
+      const target = targetFunction(bug);
+      if (!target) return { steps, candidates, done: false, stop: "exhausted" };
+      const source = await bug.readSource(target.file);
+      const prompt = await bugPrompt(bug, runtime, target, source);
+      const system: ChatMessage = { role: "system", content: renderPrompt("autosd-system", {}) };
+      const messages: ChatMessage[] = [system, { role: "user", content: prompt }];
+      let done = false;
+      let stop: EngineRun["stop"] = "steps";
+      try {
+        for (let attempt = 1; attempt <= options.maxSteps && !done; attempt++) {
+          const why = budget.exhausted();
+          if (why) {
+            stop = "budget";
+            break;
+          }
+          if (attempt > 1)
+            messages.push({
+              role: "user",
+              content: renderPrompt("autosd-next", { attempt: String(attempt) }),
+            });
+          const proposal = await proposeStep(session, messages);
+          if (!proposal.ok) {
+            steps.push(undecidedStep(proposal.problem));
+            continue;
+          }
+          const step = proposal.value;
+          budget.spendExperiment();
+          const obs = await runtime.observe(bug.primaryTest, step.experiment, {
+            timeoutMs: Math.min(120_000, Math.max(5_000, budget.remainingMs())),
+          });
+          messages.push({
+            role: "user",
+            content: renderPrompt("autosd-observe", { observation: obs.observation }),
+          });
+          const concluded = parseConclusion(await session.say(messages));
+          messages.push({
+            role: "assistant",
+            content: `Conclusion: ${concluded.text}${concluded.done ? " <DEBUGGING DONE>" : ""}`,
+          });
+          done = concluded.done || step.done;
+          steps.push({
+            hypothesis: step.hypothesis,
+            prediction: step.prediction,
+            experiment: step.experiment,
+            observation: obs.observation,
+            conclusion: concluded.conclusion,
+            done,
+            note: concluded.text,
+            kind: obs.kind,
+            durationMs: obs.durationMs,
+          });
+        }
+        if (done) stop = "done";
+
+        const fromStep = lastIndex(steps, (s) => s.done || s.conclusion === "supported");
+        const answers = await session.ask(
+          [
+            system,
+            { role: "user", content: prompt },
+            {
+              role: "user",
+              content: renderPrompt("autosd-fix", {
+                evidence: evidence(steps),
+                function_name: target.qualname,
+              }),
+            },
+          ],
+          options.patches,
+          options.temperature ?? 0.8,
+        );
+        for (const fn of dedupe(answers)) {
+          const candidate = replaceFunction(target, source, fn, fromStep);
+          candidates.push({ candidate, validation: await validate(candidate) });
+        }
+
+        if (!done && !candidates.some((c) => c.validation.plausible)) {
+          for (let i = 0; i < (options.ldbIterations ?? 10) && !budget.exhausted(); i++) {
+            budget.spendExperiment();
+            const trace = await runtime.trace(bug.primaryTest, target.file, target.qualname);
+            const error = bug.failure ? `${bug.failure.type}: ${bug.failure.message}` : "the test fails";
+            const [answer] = await session.ask(
+              [
+                system,
+                {
+                  role: "user",
+                  content: renderPrompt("ldb-debug", {
+                    function_name: target.qualname,
+                    test_id: bug.primaryTest,
+                    error,
+                    trace: trace.rendered,
+                  }),
+                },
+              ],
+              1,
+              0.8,
+            );
+            const parsed = answer === undefined ? undefined : parseFunctionAnswer(answer);
+            if (!parsed?.ok) continue;
+            const candidate = replaceFunction(target, source, parsed.value, fromStep);
+            const validation = await validate(candidate);
+            candidates.push({ candidate, validation });
+            if (validation.plausible) break;
+          }
+        }
+      } catch (err) {
+        if (!(err instanceof BudgetExceeded)) throw err;
+        stop = "budget";
+      }
+      return { steps, candidates, done, stop };
+    },
+  };
+}
+
+/** One conversation's model calls, with the budget's token count kept. */
+class Session {
+  constructor(
+    private readonly model: ChatModel,
+    private readonly budget: Budget,
+  ) {}
+
+  async say(messages: ChatMessage[]): Promise<string> {
+    const [text] = await this.ask(messages, 1, 0);
+    return text ?? "";
+  }
+
+  async ask(messages: ChatMessage[], n: number, temperature: number): Promise<string[]> {
+    const request: ChatRequest = { messages, temperature, ...(n > 1 ? { n } : {}) };
+    const response = await this.model.complete(request);
+    this.budget.spendTokens(response.usage.promptTokens + response.usage.completionTokens);
+    return response.choices.map((c) => c.message.content ?? "");
+  }
+}
+
+/** Asks for a step; a malformed one gets exactly one repair request. */
+async function proposeStep(session: Session, messages: ChatMessage[]): Promise<ParseOutcome<ProposedStep>> {
+  const first = await session.say(messages);
+  const parsed = parseProposal(first);
+  messages.push({ role: "assistant", content: first });
+  if (parsed.ok) return parsed;
+  messages.push({ role: "user", content: renderPrompt("autosd-repair-step", { problem: parsed.problem }) });
+  const second = await session.say(messages);
+  messages.push({ role: "assistant", content: second });
+  const repaired = parseProposal(second);
+  return repaired.ok
+    ? repaired
+    : { ok: false, problem: `${parsed.problem}; after one repair request: ${repaired.problem}` };
+}
+
+function undecidedStep(problem: string): StepRecord {
+  return {
+    hypothesis: "(the model's step could not be parsed)",
+    prediction: "",
+    experiment: "",
+    observation: `[not run: ${problem}]`,
+    conclusion: "undecided",
+    done: false,
+    note: `the step was malformed even after one repair request: ${problem}`,
+    kind: "invalid",
+    durationMs: 0,
+  };
+}
+
+function targetFunction(bug: BugContext): FunctionInfo | undefined {
+  for (const line of bug.suspicious) {
+    const fn = bug.functions.find((f) => f.file === line.file && f.qualname === line.function);
+    if (fn) return fn;
+  }
+  return undefined;
+}
+
+async function bugPrompt(
+  bug: BugContext,
+  runtime: PythonRuntime,
+  target: FunctionInfo,
+  source: string,
+): Promise<string> {
+  const lines = source.split("\n");
+  const numbered = lines
+    .slice(target.startLine - 1, target.endLine)
+    .map((l, i) => `${String(target.startLine + i).padStart(4)} ${l}`)
+    .join("\n");
+  return renderPrompt("autosd-bug", {
+    location: `${target.file}:${target.startLine}, ${target.qualname}`,
+    function: numbered,
+    test_id: bug.primaryTest,
+    test: await testSource(bug, runtime),
+    error: bug.failure
+      ? (bug.failure.text || `${bug.failure.type}: ${bug.failure.message}`).slice(0, 4000)
+      : "(no error text)",
+    report: bug.bugReport ? `\nBug report:\n${bug.bugReport.slice(0, 4000)}\n` : "",
+  });
+}
+
+async function testSource(bug: BugContext, runtime: PythonRuntime): Promise<string> {
+  const [file, ...rest] = bug.primaryTest.split("::");
+  const qualname = rest.join(".").replace(/\[.*\]$/, "");
+  const fn = (await runtime.functions({ includeTests: true })).find(
+    (f) => f.file === file && f.qualname === qualname,
+  );
+  if (!file || !fn) return "(test source not found)";
+  return (await bug.readSource(file))
+    .split("\n")
+    .slice(fn.startLine - 1, fn.endLine)
+    .join("\n");
+}
+
+/** The log for the fix prompt: rejected hypotheses are dropped, as in the paper. */
+function evidence(steps: StepRecord[]): string {
+  const kept = steps.filter((s) => s.conclusion !== "rejected" && s.experiment !== "");
+  if (kept.length === 0) return "No hypothesis was supported by an experiment.";
+  return kept
+    .map((s, i) =>
+      [
+        `Attempt ${i + 1}.`,
+        `Hypothesis: ${s.hypothesis}`,
+        `Prediction: ${s.prediction}`,
+        `Experiment: \`${s.experiment}\``,
+        `Observation: \`${s.observation}\``,
+        `Conclusion: ${s.note}`,
+      ].join("\n"),
+    )
+    .join("\n\n");
+}
+
+function dedupe(answers: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const answer of answers) {
+    const parsed = parseFunctionAnswer(answer);
+    if (!parsed.ok) continue;
+    const key = parsed.value.replace(/\s+/g, " ").trim();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(parsed.value);
+  }
+  return out;
+}
+
+/** The file with the target function's lines replaced by the model's function, re-indented to the original's level. */
+export function replaceFunction(
+  target: FunctionInfo,
+  source: string,
+  fn: string,
+  fromStep: number,
+): Candidate {
+  const lines = source.split("\n");
+  const originalIndent = /^\s*/.exec(lines[target.startLine - 1] ?? "")![0];
+  const fnLines = fn.split("\n");
+  const defLine = fnLines.find((l) => /^\s*(async\s+)?def\s/.test(l)) ?? fnLines[0] ?? "";
+  const modelIndent = /^\s*/.exec(defLine)![0];
+  const body = fnLines.map((l) =>
+    l.trim() === ""
+      ? ""
+      : originalIndent + (l.startsWith(modelIndent) ? l.slice(modelIndent.length) : l.trimStart()),
+  );
+  const after = [...lines.slice(0, target.startLine - 1), ...body, ...lines.slice(target.endLine)].join("\n");
+  return {
+    edits: [{ file: target.file, before: source, after }],
+    ...(fromStep >= 0 ? { fromStep } : {}),
+    at: { file: target.file, line: target.startLine, function: target.qualname },
+  };
+}
+
+function lastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return i;
+  return -1;
+}
