@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Makes this machine ready for Hypofix's tests and first run, reusing what exists:
-# Docker engine (docker.io from Debian, dockerd started), the sandbox image
-# (built offline with debootstrap when the tag is absent), Redis on 127.0.0.1:6379,
-# host python3 with pytest and coverage (the `local` sandbox and benchmarks use it),
-# and node_modules.
+# Makes this machine ready for Hypofix, reusing what exists: node_modules, the
+# Docker engine (docker.io from Debian, dockerd started), the sandbox image (built
+# offline with debootstrap when the tag is absent), host python3 with pytest and
+# coverage (the `local` sandbox and benchmarks use it) and, unless `--cli`,
+# Redis on 127.0.0.1:6379 (the App's queue and its tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+with_redis=1
+[ "${1:-}" = "--cli" ] && with_redis=0
 
 IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:1}"
 log() { echo "provision: $*" >&2; }
@@ -21,7 +23,7 @@ missing=()
 command -v dockerd >/dev/null || missing+=(docker.io)
 command -v debootstrap >/dev/null || missing+=(debootstrap)
 /usr/bin/python3 -c 'import pytest, coverage' 2>/dev/null || missing+=(python3-pytest python3-coverage)
-command -v redis-server >/dev/null || missing+=(redis-server)
+[ $with_redis = 1 ] && ! command -v redis-server >/dev/null && missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   apt_install "${missing[@]}"
@@ -39,7 +41,7 @@ if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   bash docker/build-sandbox-image-offline.sh "$IMAGE"
 fi
 
-if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+if [ $with_redis = 1 ] && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   log "starting redis-server on 127.0.0.1:6379"
   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
   for _ in $(seq 1 20); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.25; done
