@@ -161,6 +161,12 @@ describe("debugger experiments", () => {
 });
 
 describe("edit-and-run experiments", () => {
+  const observed = async (
+    test: string,
+    experiment: string,
+    options?: { timeoutMs?: number; file?: string },
+  ) => (await runtime.observe(test, experiment, options)).observation;
+
   it("runs the failing test on the edited file and restores it", async () => {
     const before = await sandbox.readFile("calc/stats.py");
     const fixed = await runtime.observe(
@@ -168,46 +174,34 @@ describe("edit-and-run experiments", () => {
       'REPLACE(3, "len(xs) - 1", "len(xs)") AND RUN',
     );
     expect(fixed).toMatchObject({ kind: "edit", observation: "[No exception triggered]" });
-    const guarded = await runtime.observe(
-      "tests/test_stats.py::test_average_empty",
-      'ADD(9, "if not xs:\\n    return 0.0") AND RUN',
-    );
-    expect(guarded.observation).toBe("[No exception triggered]");
-    const broken = await runtime.observe(
-      "tests/test_stats.py::test_average",
-      'REPLACE(9, "len(xs)", "len(xs") AND RUN',
-      {
+    expect(
+      await observed(
+        "tests/test_stats.py::test_average_empty",
+        'ADD(9, "if not xs:\\n    return 0.0") AND RUN',
+      ),
+    ).toBe("[No exception triggered]");
+    expect(
+      await observed("tests/test_stats.py::test_average", 'REPLACE(9, "len(xs)", "len(xs") AND RUN', {
         file: "calc/stats.py",
-      },
-    );
-    expect(broken.observation).toMatch(/^SyntaxError: .*\(calc\/stats.py, line 9\)$/);
+      }),
+    ).toMatch(/^SyntaxError: .*\(calc\/stats.py, line 9\)$/);
     expect(await sandbox.readFile("calc/stats.py")).toBe(before);
     expect((await runtime.runTests(["tests/test_stats.py::test_total"])).tests[0]?.outcome).toBe("failed");
   });
 
   it("says when REPLACE's old text is not on the line, and reports exceptions and hangs", async () => {
-    const wrong = await runtime.observe(
-      "tests/test_stats.py::test_total",
-      'REPLACE(4, "xs[j]", "xs[i]") AND RUN',
-    );
-    expect(wrong.observation).toBe(
+    const boundary = "tests/test_grade.py::test_grade_boundary";
+    expect(await observed("tests/test_stats.py::test_total", 'REPLACE(4, "xs[j]", "xs[i]") AND RUN')).toBe(
       'REPLACE(4, "xs[j]", "xs[i]") was not applied: line 4 does not contain "xs[j]". Line 4 is: "s += xs[i]"\n' +
         "The test was not run.",
     );
-    const raised = await runtime.observe(
-      "tests/test_grade.py::test_grade_boundary",
-      'REPLACE(calc/grade.py:14, "self.grade(score)", "self.grade(None)") AND RUN',
-    );
-    expect(raised.observation).toBe("TypeError: '>' not supported between instances of 'NoneType' and 'int'");
-    const hang = await runtime.observe(
-      "tests/test_grade.py::test_grade_boundary",
-      'ADD(calc/grade.py:6, "while True: pass") AND RUN',
-      { timeoutMs: 2_000 },
-    );
-    expect(hang.observation).toBe("TestTimeout: the test did not finish within 2s and was stopped");
     expect(
-      (await runtime.runTests(["tests/test_grade.py::test_grade_boundary"])).tests[0]?.failure?.type,
-    ).toBe("AssertionError");
+      await observed(boundary, 'REPLACE(calc/grade.py:14, "self.grade(score)", "self.grade(None)") AND RUN'),
+    ).toBe("TypeError: '>' not supported between instances of 'NoneType' and 'int'");
+    expect(
+      await observed(boundary, 'ADD(calc/grade.py:6, "while True: pass") AND RUN', { timeoutMs: 2_000 }),
+    ).toBe("TestTimeout: the test did not finish within 2s and was stopped");
+    expect((await runtime.runTests([boundary])).tests[0]?.failure?.type).toBe("AssertionError");
   });
 });
 

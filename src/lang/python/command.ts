@@ -3,7 +3,7 @@ import { loadConfig } from "../../config.js";
 import { UserError } from "../../errors.js";
 import { createLogger } from "../../log.js";
 import { createSandbox } from "../../sandbox/index.js";
-import { createPythonRuntime } from "./index.js";
+import { createPythonRuntime, parseExperiment } from "./index.js";
 
 /**
  * `hypofix observe <repo-dir> --test <id> --experiment '<experiment>' [--file <path>]
@@ -41,6 +41,13 @@ export function registerObserveCommand(program: Command): void {
         const timeoutMs = opts.timeout === undefined ? config.sandbox.limits.timeoutMs : Number(opts.timeout);
         if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
           throw new UserError(`invalid --timeout ${opts.timeout}`, "give a positive number of milliseconds");
+        }
+        // A malformed experiment needs no sandbox to be explained.
+        const parsed = parseExperiment(opts.experiment);
+        if (!parsed.ok) {
+          process.stdout.write(`${parsed.error}\n`);
+          process.exitCode = 2;
+          return;
         }
         const log = createLogger();
         const sandbox = await createSandbox(
