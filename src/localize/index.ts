@@ -1,5 +1,5 @@
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { CoverageReport, TestFailure, TestResult } from "../lang/python/types.js";
+import type { CoverageReport, FunctionInfo, TestFailure, TestResult } from "../lang/python/types.js";
 import type { Logger } from "../log.js";
 import type { ChatModel } from "../llm/types.js";
 import type { LocalizationEntry } from "../result.js";
@@ -23,6 +23,8 @@ export interface LocalizeOptions {
   coverage?: CoverageReport;
   /** The failing tests' results (with their failures) when already run; the llm engine runs them otherwise. */
   failures?: TestResult[];
+  /** Test functions (runtime.functions({ includeTests: true })) when the caller has them; listed otherwise. */
+  testFunctions?: FunctionInfo[];
   /** Default Ochiai. */
   formula?: SbflFormula;
   /** AutoFL's R (default 5) and N (default 10). */
@@ -80,7 +82,7 @@ export async function localize(options: LocalizeOptions): Promise<Localization> 
     failingTests,
     failures,
     coverage,
-    testFunctions: await runtime.functions({ includeTests: true }),
+    testFunctions: options.testFunctions ?? (await runtime.functions({ includeTests: true })),
     readFile: (path) => options.files.readFile(path),
     sbfl: spectrum,
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
