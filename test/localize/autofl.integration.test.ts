@@ -1,3 +1,4 @@
+import type Nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
@@ -22,7 +23,7 @@ let coverage: CoverageReport;
 
 let failures: TestResult[];
 let testFunctions: FunctionInfo[];
-let nock: typeof import("nock").default;
+let nock: typeof Nock;
 
 beforeAll(async () => {
   const config = loadConfig({});
