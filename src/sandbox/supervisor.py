@@ -111,8 +111,15 @@ def _run(req):
 def main():
     _send({"ready": True, "pid": os.getpid()})
     for line in sys.stdin.buffer:
-        if line.strip():
-            threading.Thread(target=_run, args=(json.loads(line),), daemon=True).start()
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        try:
+            threading.Thread(target=_run, args=(req,), daemon=True).start()
+        except RuntimeError as e:
+            # No thread when the pid limit is exhausted: answer, and keep serving.
+            _send({"id": req["id"], "exit": 126, "timedOut": False, "stdout": "", "stderr": "",
+                   "stdoutBytes": 0, "stderrBytes": 0, "spawnError": "hypofix: cannot start %s: %s" % (req["argv"][0], e)})
 
 
 if __name__ == "__main__":

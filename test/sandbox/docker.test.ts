@@ -87,6 +87,26 @@ describe("docker sandbox", () => {
     expect((await sb.exec(["true"])).exitCode).toBe(0);
   });
 
+  it("hits the pid limit with a real fork bomb, kills it at the timeout, and stays usable", async () => {
+    // The parent only sleeps, so it needs no fork while the bomb exhausts the pids.
+    const bomb =
+      "import subprocess, time; subprocess.Popen(['sh', '-c', 'b() { b | b & }; b']); time.sleep(600)";
+    const res = await sb.exec(["python3", "-c", bomb], { timeoutMs: 3000 });
+    expect(res).toMatchObject({ timedOut: true, exitCode: null });
+    expect(res.stderr).toContain("Cannot fork");
+    expect(res.durationMs).toBeLessThan(15_000);
+    const ps = await sb.exec(["sh", "-c", PROCESSES]);
+    expect(ps.exitCode).toBe(0);
+    expect(ps.stdout.split("\n").filter((l) => l.startsWith("sh -c b()"))).toEqual([]);
+  });
+
+  it("runs commands concurrently", async () => {
+    const started = performance.now();
+    const runs = await Promise.all([1, 2, 3].map((i) => sb.exec(["sh", "-c", `sleep 1; echo ${i}`])));
+    expect(runs.map((r) => r.stdout)).toEqual(["1\n", "2\n", "3\n"]);
+    expect(performance.now() - started).toBeLessThan(2900);
+  });
+
   it("cuts a 10 MB print at the output cap and keeps draining", async () => {
     const cap = 1024 * 1024;
     const res = await sb.exec(
