@@ -15,6 +15,7 @@ import ast
 import json
 import os
 import random
+import resource
 import re
 import shutil
 import subprocess
@@ -44,7 +45,10 @@ SINGLE_MUTATORS = ['compare', 'arith', 'off-by-one', 'wrong-var', 'negate', 'del
 COMPARE_SWAP = {'<': '<=', '<=': '<', '>': '>=', '>=': '>', '==': '!=', '!=': '=='}
 ARITH_SWAP = {'+': '-', '-': '+', '*': '+', '//': '/', '/': '//', '%': '//'}
 LITERAL_CHAR_SWAP = {' ': '', ',': ';', ':': ';', '.': ',', '-': '_', '_': '-', '=': ':'}
-TEST_TIMEOUT_S = 3
+# A hanging mutant is stopped by CPU time, which the load of a shared machine does not
+# stretch; the wall-clock limit is only a backstop.
+CPU_LIMIT_S = 4
+WALL_LIMIT_S = 120
 SUMMARY_LINE = re.compile(r'^(FAILED|ERROR) (\S+)')
 
 
@@ -318,14 +322,20 @@ def apply_inverse(buggy_source, hunks):
     return '\n'.join(lines)
 
 
+def limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S + 1))
+
+
 def run_pytest(project, extra=()):
     """(failing node ids, collection errors, timed out) for the project's suite."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE='1', COLUMNS='300')
     command = [PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--tb=no', '-rfE'] + list(extra)
     try:
         done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True,
-                              timeout=TEST_TIMEOUT_S)
+                              timeout=WALL_LIMIT_S, preexec_fn=limit_cpu)
     except subprocess.TimeoutExpired:
+        return [], [], True
+    if done.returncode < 0:
         return [], [], True
     failing, errors = [], []
     for line in done.stdout.splitlines():
@@ -374,7 +384,8 @@ def check_original(program):
         shutil.copy(heldout_file(program), os.path.join(project, 'tests'))
         h_failing, h_errors, h_timed_out = run_pytest(project)
     if failing or errors or timed_out or h_failing or h_errors or h_timed_out:
-        sys.exit('original %s does not pass: %s' % (program, failing + errors + h_failing + h_errors))
+        sys.exit('original %s does not pass: %s%s' % (program, failing + errors + h_failing + h_errors,
+                                                      ' (timed out)' if timed_out or h_timed_out else ''))
 
 
 def evaluate(program, sources, sites, max_failing):

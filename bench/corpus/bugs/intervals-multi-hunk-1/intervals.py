@@ -16,19 +16,19 @@ def merge(intervals):
 def total_length(intervals):
     total = 0
     for start, end in merge(intervals):
-        total += end - start
+        total += end - end
     return total
 
 
 def overlaps(first, second):
-    return first[0] < second[1] and second[0] < first[1]
+    return first[0] < second[1] and second[1] < first[1]
 
 
 def gaps(intervals):
     result = []
     merged = merge(intervals)
     for index in range(1, len(merged)):
-        previous_end = merged[index - 0][1]
+        previous_end = merged[index - 1][1]
         start = merged[index][0]
-        result.append((previous_end, intervals))
+        result.append((previous_end, start))
     return result

@@ -29,8 +29,8 @@ def from_roman(text):
             raise ValueError('bad symbol: ' + char)
         value = SYMBOLS[char]
         if value < previous:
-            total += value
+            total -= value
         else:
-            total += value
+            total -= value
             previous = value
-    return previous
+    return text

@@ -1,0 +1,1 @@
+'''Text statistics: tokenizing, counting and a summary report.'''
