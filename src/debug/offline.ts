@@ -12,7 +12,7 @@ import {
   tokenize,
   type Candidate as Template,
 } from "./templates.js";
-import type { DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
+import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
 
 export const NO_EXCEPTION = "[No exception triggered]";
 
@@ -22,6 +22,7 @@ const MAX_LINES = 25;
 /** Calls a debugger print may make without changing the program's state. */
 const PURE_CALLS = new Set([
   "len",
+  "range",
   "abs",
   "min",
   "max",
@@ -72,89 +73,121 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const candidates: EngineRun["candidates"] = [];
       const failureText = bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure";
       const lines = rankLines(bug.suspicious, options.minScore ?? 0).slice(0, MAX_LINES);
-      for (const [rank, susp] of lines.entries()) {
+      const plan = await planHypotheses(bug, lines);
+      const probed = new Map<number, string | undefined>();
+      for (const item of plan) {
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
-        const source = await bug.readSource(susp.file);
-        const text = source.split("\n")[susp.line - 1] ?? "";
-        const fn = enclosing(bug.functions, susp);
-        const scope = fn
-          ? scopeNames(
-              source
-                .split("\n")
-                .slice(fn.startLine - 1, fn.endLine)
-                .join("\n"),
-            )
-          : [];
-        const templates = candidatesForLine({ line: susp.line, text, scope }).map((t) => ({
-          ...t,
-          edits: t.edits.map((e) => ({ ...e, file: susp.file })),
-        }));
-        if (templates.length === 0) continue;
-
-        const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
-        const probe = probeExpression(text, scope);
-        let seen = "";
-        if (probe) {
-          const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
-          const obs = await observe(runtime, budget, bug.primaryTest, experiment);
-          const reached =
-            obs.kind === "debugger" &&
-            !/not reached|never reached|was not hit|not hit/i.test(obs.observation);
-          seen = reached
-            ? ` The failing test reached this line with ${code(probe)} = ${code(clip(obs.observation, 120))}.`
-            : "";
-          steps.push({
-            hypothesis: `The fault is at ${where}: ${code(text.trim())}. SBFL ranks it #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
-            prediction: `The failing test ${code(bug.primaryTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
-            experiment,
-            observation: obs.observation,
-            conclusion: reached ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
-            done: false,
-            note: reached
-              ? `line ${susp.line} runs during the failing test; the values above are what its templates are judged against`
-              : `the experiment did not show line ${susp.line} running: ${clip(obs.observation, 160)}`,
-            kind: obs.kind,
-            durationMs: obs.durationMs,
-          });
-          if (!reached && obs.kind !== "invalid") continue;
-        }
-
-        for (const template of templates) {
-          if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
-          const experiment = renderEdits(template.edits);
-          const obs = await observe(runtime, budget, bug.primaryTest, experiment);
-          const passed = obs.observation.includes(NO_EXCEPTION);
-          const step: StepRecord = {
-            hypothesis: `${capitalize(template.claim)}.${seen}`,
-            prediction: `With ${code(template.edits.map((e) => (e.op === "REPLACE" ? `${e.old} → ${e.new}` : formatEdit(e))).join("; "))} at line ${susp.line}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
-            experiment,
-            observation: obs.observation,
-            conclusion: passed ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
-            done: false,
-            note: passed ? "the failing test passes with this edit" : describeMiss(obs, failureText),
-            kind: obs.kind,
-            durationMs: obs.durationMs,
-            file: susp.file,
-          };
-          steps.push(step);
-          if (!passed) continue;
-          const outcome = await toCandidate(template, susp, fn, source, steps.length - 1, validate);
-          if (!outcome) {
-            step.note = "the failing test passes, but the edit does not apply to the file as a patch";
-            continue;
+        const { susp, rank, text, fn, scope, template, source } = item;
+        // Before editing a line, a debugger experiment records the real values there.
+        if (!probed.has(item.lineIndex)) {
+          const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
+          const probe = probeExpression(text, scope);
+          if (!probe) {
+            probed.set(item.lineIndex, "");
+          } else {
+            const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
+            const obs = await observe(runtime, budget, bug.primaryTest, experiment);
+            const reached =
+              obs.kind === "debugger" &&
+              !/not reached|never reached|was not hit|not hit/i.test(obs.observation);
+            probed.set(
+              item.lineIndex,
+              reached
+                ? ` The failing test reached this line with ${code(probe)} = ${code(clip(obs.observation, 120))}.`
+                : obs.kind === "invalid"
+                  ? ""
+                  : undefined,
+            );
+            steps.push({
+              hypothesis: `The fault is at ${where}: ${code(text.trim())}. SBFL ranks it #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
+              prediction: `The failing test ${code(bug.primaryTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
+              experiment,
+              observation: obs.observation,
+              conclusion: reached ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
+              done: false,
+              note: reached
+                ? `line ${susp.line} runs during the failing test; the values above are what its templates are judged against`
+                : `the experiment did not show line ${susp.line} running: ${clip(obs.observation, 160)}`,
+              kind: obs.kind,
+              durationMs: obs.durationMs,
+            });
           }
-          candidates.push(outcome);
-          if (outcome.validation.plausible) {
-            step.done = true;
-            step.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
-            return { steps, candidates, done: true, stop: "done" };
-          }
-          step.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
         }
+        const seen = probed.get(item.lineIndex);
+        // A line the failing test never reaches cannot be the fault it shows.
+        if (seen === undefined) continue;
+        if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
+        const experiment = renderEdits(template.edits);
+        const obs = await observe(runtime, budget, bug.primaryTest, experiment);
+        const passed = obs.observation.includes(NO_EXCEPTION);
+        const step: StepRecord = {
+          hypothesis: `${capitalize(template.claim)}.${seen}`,
+          prediction: `With ${code(template.edits.map((e) => (e.op === "REPLACE" ? `${e.old} → ${e.new}` : formatEdit(e))).join("; "))} at line ${susp.line}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
+          experiment,
+          observation: obs.observation,
+          conclusion: passed ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
+          done: false,
+          note: passed ? "the failing test passes with this edit" : describeMiss(obs, failureText),
+          kind: obs.kind,
+          durationMs: obs.durationMs,
+          file: susp.file,
+        };
+        steps.push(step);
+        if (!passed) continue;
+        const outcome = await toCandidate(template, susp, fn, source, steps.length - 1, validate);
+        if (!outcome) {
+          step.note = "the failing test passes, but the edit does not apply to the file as a patch";
+          continue;
+        }
+        candidates.push(outcome);
+        if (outcome.validation.plausible) {
+          step.done = true;
+          step.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
+          return { steps, candidates, done: true, stop: "done" };
+        }
+        step.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
       }
       return { steps, candidates, done: false, stop: "exhausted" };
     },
   };
+}
+
+interface PlannedHypothesis {
+  lineIndex: number;
+  rank: number;
+  susp: SuspiciousLine;
+  text: string;
+  source: string;
+  fn: FunctionInfo | undefined;
+  scope: string[];
+  template: Template;
+}
+
+/** Ranks above this are broad guesses, tried only after the likely templates of every line. */
+const LIKELY_RANK = 5;
+
+/**
+ * Every (line, template) hypothesis, in the order they are tried: the likely
+ * templates of all lines by suspiciousness first, then the broad ones.
+ */
+async function planHypotheses(bug: BugContext, lines: SuspiciousLine[]): Promise<PlannedHypothesis[]> {
+  const plan: PlannedHypothesis[] = [];
+  for (const [rank, susp] of lines.entries()) {
+    const source = await bug.readSource(susp.file);
+    const all = source.split("\n");
+    const text = all[susp.line - 1] ?? "";
+    const fn = enclosing(bug.functions, susp);
+    const scope = fn ? scopeNames(all.slice(fn.startLine - 1, fn.endLine).join("\n")) : [];
+    for (const template of candidatesForLine({ line: susp.line, text, scope })) {
+      const edits = template.edits.map((e) => ({ ...e, file: susp.file }));
+      plan.push({ lineIndex: rank, rank, susp, text, source, fn, scope, template: { ...template, edits } });
+    }
+  }
+  const tier = (p: PlannedHypothesis) => (p.template.rank > LIKELY_RANK ? 1 : 0);
+  return plan
+    .map((p, order) => ({ p, order }))
+    .sort((a, b) => tier(a.p) - tier(b.p) || a.order - b.order)
+    .map(({ p }) => p);
 }
 
 async function observe(
@@ -228,21 +261,25 @@ export function probeExpression(text: string, scope: string[]): string | undefin
       if (tokens[assign]!.text !== "=") expr = `(${body(0, assign - 1)}, ${expr})`;
     }
   }
+  const literal = (e: string) => !tokenize(e).some((t) => t.kind === "name" && !KEYWORDS.has(t.text));
   const impure = (e: string) =>
     tokenize(e).some(
       (t, i, all) => t.kind === "name" && all[i + 1]?.text === "(" && !PURE_CALLS.has(t.text),
     ) || /\byield\b|\bawait\b|:=|\blambda\b/.test(e);
-  if (expr && !impure(expr)) return expr;
+  if (expr && !impure(expr) && !literal(expr)) return expr;
+  // Names read on the line: for an assignment, only those right of `=` exist before the line runs.
+  const assignAt = tokens.findIndex((t) => t.text === "=");
   const names = [
     ...new Set(
       tokens
+        .slice(assignAt + 1)
         .filter(
-          (t, i) =>
+          (t, i, rest) =>
             t.kind === "name" &&
             !KEYWORDS.has(t.text) &&
             !BUILTINS.has(t.text) &&
-            tokens[i - 1]?.text !== "." &&
-            tokens[i + 1]?.text !== "(",
+            rest[i - 1]?.text !== "." &&
+            rest[i + 1]?.text !== "(",
         )
         .map((t) => t.text)
         .filter((n) => scope.length === 0 || scope.includes(n)),

@@ -21,6 +21,8 @@ export type MutatorClass =
 
 export interface Candidate {
   mutator: MutatorClass;
+  /** Lower is likelier; 0-5 are the common single-token mistakes, 6+ the broad guesses. */
+  rank: number;
   edits: Edit[];
   /** One line, code in backticks: what this template claims is wrong. */
   claim: string;
@@ -223,7 +225,7 @@ export function candidatesForLine(input: LineInput): Candidate[] {
   const out: { rank: number; c: Candidate }[] = [];
   const push = (rank: number, mutator: MutatorClass, claim: string, edit: Edit) => {
     if (edit.op === "REPLACE" && edit.old === edit.new) return;
-    out.push({ rank, c: { mutator, edits: [edit], claim } });
+    out.push({ rank, c: { mutator, rank, edits: [edit], claim } });
   };
   const tokenEdit = (i: number, replacement: string) =>
     replaceEdit(

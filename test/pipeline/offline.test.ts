@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { createOfflineEngine } from "../../src/debug/offline.js";
+import { markdownProblems } from "../../src/report/markdown.js";
+import { resultSchema } from "../../src/result.js";
+import { example, fixLocally, fixture } from "./helpers.js";
+
+describe("runFix with the offline engine (local sandbox, real pytest)", () => {
+  it("fixes the bundled example with a validated patch and a log of real observations", async () => {
+    const { outcome, progress } = fixLocally(example("bank-account"), createOfflineEngine());
+    const { result, report, patch } = await outcome;
+    expect(resultSchema.parse(result)).toEqual(result);
+    expect(result.status).toBe("fixed");
+    expect(result.failingTests).toEqual(["tests/test_bank.py::test_withdraw_entire_balance"]);
+    expect(patch).toContain("-        return amount < available\n+        return amount <= available");
+    expect(result.patches[0]).toMatchObject({
+      plausible: true,
+      testsRun: 7,
+      testsFailed: 0,
+      brokenTests: [],
+    });
+    expect(result.confidence).toMatchObject({ done: true, reproduced: true, suitePasses: true });
+    const done = result.steps.filter((s) => s.done);
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ conclusion: "supported", observation: "[No exception triggered]" });
+    // The debugger experiment at the line shows the real value before any edit.
+    expect(result.steps).toContainEqual(
+      expect.objectContaining({
+        experiment: "b bank.py:22 ;; c ;; p amount < available",
+        observation: "False",
+      }),
+    );
+    expect(report).toContain("**Observation:** `False`");
+    expect(markdownProblems(report)).toEqual([]);
+    expect(progress.map((l) => l.split(":")[0])).toEqual(
+      ["sandbox", "reproduce", "localize", "debug", "validate", "report"].filter((p) => p !== "report"),
+    );
+  });
+
+  it("fixes an off-by-one loop bound", async () => {
+    const { result, patch } = await fixLocally(fixture("fix-loop"), createOfflineEngine()).outcome;
+    expect(result.status).toBe("fixed");
+    expect(patch).toMatch(/^\+    for i in range\(.*len\(values\).*\):$/m);
+    expect(result.patches[0]?.brokenTests).toEqual([]);
+  });
+
+  it("reports a suite with no failing test as not reproduced", async () => {
+    const { result, report } = await fixLocally(fixture("fix-green"), createOfflineEngine()).outcome;
+    expect(result.status).toBe("not-reproduced");
+    expect(result.reason).toMatch(/no failing test \(4 tests ran\)/);
+    expect(result.patches).toEqual([]);
+    expect(report).toContain("No failing test found");
+  });
+
+  it("reports a named test that passes here as not reproduced", async () => {
+    const { result } = await fixLocally(fixture("fix-loop"), createOfflineEngine(), {
+      tests: ["tests/test_stats.py::test_mean"],
+    }).outcome;
+    expect(result.status).toBe("not-reproduced");
+    expect(result.reason).toContain("tests/test_stats.py::test_mean passed in the sandbox");
+  });
+
+  it("reports a test that passes on some reruns as flaky, never fixed", async () => {
+    const { result, report } = await fixLocally(fixture("fix-flaky"), createOfflineEngine()).outcome;
+    expect(result.status).toBe("flaky");
+    expect(result.steps).toEqual([]);
+    expect(report).toContain("is flaky: not fixed");
+  });
+
+  it("ends a repository with a syntax error with status error and pytest's words", async () => {
+    const { result } = await fixLocally(fixture("fix-syntax"), createOfflineEngine()).outcome;
+    expect(["error", "no-fix"]).toContain(result.status);
+    expect(result.patches.every((p) => !p.plausible)).toBe(true);
+    expect(result.reason.length).toBeGreaterThan(0);
+  });
+
+  it("never patches outside the configured source paths", async () => {
+    const { result } = await fixLocally(example("bank-account"), createOfflineEngine(), {
+      repoConfig: { source_paths: ["src"] },
+    }).outcome;
+    expect(result.status).toBe("no-fix");
+    expect(result.reason).toContain("outside the configured source paths");
+    expect(result.patches).toEqual([]);
+  });
+
+  it("stops cleanly at the experiment budget", async () => {
+    const { result } = await fixLocally(example("bank-account"), createOfflineEngine(), {
+      repoConfig: { max_experiments: 2 },
+    }).outcome;
+    expect(result.status).toBe("no-fix");
+    expect(result.reason).toContain("experiment budget of 2 used up");
+    expect(result.steps).toHaveLength(2);
+  });
+});
