@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import nock from "nock";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createLlmEngine } from "../../src/debug/llm.js";
+import { OpenAIChatModel } from "../../src/llm/openai-model.js";
+import { markdownProblems } from "../../src/report/markdown.js";
+import { resultSchema } from "../../src/result.js";
+import { example, fixLocally, fixture } from "./helpers.js";
+
+const BASE = "http://llm.test:8000";
+
+interface Recorded {
+  responses: { choices: string[]; usage: [number, number] }[];
+}
+
+/** The chat-completions body an OpenAI-compatible server returns. */
+function completion(choices: string[], [prompt, completionTokens]: [number, number], i: number) {
+  return {
+    id: `chatcmpl-fix${i}`,
+    object: "chat.completion",
+    created: 1732960100 + i,
+    model: "gpt-4o-mini-2024-07-18",
+    choices: choices.map((content, index) => ({
+      index,
+      message: { role: "assistant", content, refusal: null },
+      logprobs: null,
+      finish_reason: "stop",
+    })),
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completionTokens,
+      total_tokens: prompt + completionTokens,
+    },
+    system_fingerprint: "fp_0ba0d124f1",
+  };
+}
+
+interface SentBody {
+  messages: { role: string; content: string }[];
+  n?: number;
+}
+
+/** Replies to each POST in order with the recorded responses; returns the request bodies as sent. */
+function replay(responses: Recorded["responses"]): SentBody[] {
+  const sent: SentBody[] = [];
+  responses.forEach((r, i) => {
+    nock(BASE)
+      .post("/v1/chat/completions", (body: SentBody) => {
+        sent.push(body);
+        return true;
+      })
+      .reply(200, completion(r.choices, r.usage, i));
+  });
+  return sent;
+}
+
+const model = () =>
+  new OpenAIChatModel({
+    baseURL: `${BASE}/v1`,
+    apiKey: "sk-test",
+    model: "gpt-4o-mini",
+    timeoutMs: 5000,
+    tokenBudget: 100_000,
+    maxRetries: 0,
+  });
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe("runFix with the llm engine through the real openai client (nock-recorded responses)", () => {
+  it("runs three steps (one rejected, DONE), validates ten candidates and reports it", async () => {
+    const recorded = JSON.parse(readFileSync(fixture("fix-llm/recorded.json"), "utf8")) as Recorded;
+    const sent = replay(recorded.responses);
+    const chat = model();
+    const engine = createLlmEngine(chat, { maxSteps: 3, patches: 10 });
+    const { result, report, patch } = await fixLocally(example("bank-account"), engine, {
+      usage: () => chat.usage,
+    }).outcome;
+
+    expect(nock.isDone()).toBe(true);
+    expect(resultSchema.parse(result)).toEqual(result);
+    expect(result.engine).toBe("llm");
+    expect(result.steps.map((s) => [s.conclusion, s.done])).toEqual([
+      ["rejected", false],
+      ["supported", false],
+      ["supported", true],
+    ]);
+    // Observations are real runs, not the model's words.
+    expect(result.steps.map((s) => s.observation)).toEqual(["0", "False", "[No exception triggered]"]);
+    expect(sent[1]!.messages.at(-1)!.content).toContain("Observation: `0`");
+
+    // Ten candidates asked for; duplicates and answers without a function dropped; each validated.
+    expect(sent[6]!.n).toBe(10);
+    const fixPrompt = sent[6]!.messages.at(-1)!.content;
+    expect(fixPrompt).not.toContain("the overdraft is not counted");
+    expect(fixPrompt).toContain("`can_withdraw` uses `<`");
+    expect(result.patches).toHaveLength(4);
+    const plausible = result.patches.filter((p) => p.plausible);
+    expect(plausible).toHaveLength(2);
+    expect(
+      result.patches.find((p) =>
+        p.brokenTests.includes("tests/test_bank.py::test_withdraw_more_than_balance_is_refused"),
+      ),
+    ).toBeDefined();
+    expect(result.patches.find((p) => p.testsRun === 0)?.rejectedBecause).toMatch(
+      /the suite does not run with the patch: .*SyntaxError/,
+    );
+
+    expect(result.status).toBe("fixed");
+    expect(patch).toContain("+        if amount > self.balance + self.overdraft:");
+    expect(result.confidence).toMatchObject({ done: true, reproduced: true, suitePasses: true });
+    expect(result.usage).toEqual({ llmCalls: 7, promptTokens: 7194, completionTokens: 1450 });
+    expect(report).toContain("<b>Hypothesis 1 (rejected):</b>");
+    expect(report).toContain("<b>Hypothesis 3 (supported, done):</b>");
+    expect(report).toContain("3 other candidate patches, not proposed");
+    expect(report).toContain("Engine `llm` (7 calls, 8644 tokens)");
+    expect(markdownProblems(report)).toEqual([]);
+  });
+
+  it("asks once to repair a malformed step, then records it as undecided", async () => {
+    const garbage = "I think the bug is in withdraw. Let me look at it.";
+    const sent = replay([
+      { choices: [garbage], usage: [800, 12] },
+      {
+        choices: [
+          "Hypothesis: h\nPrediction: p\nExperiment: `b bank.py:22 ;; c ;; p amount` and `b bank.py:21 ;; c ;; p x`",
+        ],
+        usage: [830, 30],
+      },
+      { choices: ["no function here"], usage: [900, 5] },
+    ]);
+    const chat = model();
+    const engine = createLlmEngine(chat, { maxSteps: 1, patches: 2, ldbIterations: 0 });
+    const { result, report } = await fixLocally(example("bank-account"), engine, { usage: () => chat.usage })
+      .outcome;
+    expect(nock.isDone()).toBe(true);
+    expect(sent[1]!.messages.at(-1)!.content).toContain('the step has no "Prediction:" section');
+    expect(result.steps).toHaveLength(1);
+    expect(result.steps[0]).toMatchObject({ conclusion: "undecided", experiment: "" });
+    expect(result.steps[0]!.observation).toMatch(/^\[not run: .*2 experiments/);
+    expect(result.status).toBe("no-fix");
+    expect(result.patches).toEqual([]);
+    expect(report).toContain("🟡");
+    expect(markdownProblems(report)).toEqual([]);
+  });
+});
