@@ -14,7 +14,7 @@ export const example = (name: string): string =>
 export function fixLocally(
   repoDir: string,
   engine: DebugEngine,
-  overrides: Partial<FixOptions> & { repoConfig?: Partial<RepoConfig> } = {},
+  overrides: Omit<Partial<FixOptions>, "repoConfig"> & { repoConfig?: Partial<RepoConfig> } = {},
 ) {
   process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
   const progress: string[] = [];
