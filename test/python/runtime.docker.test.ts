@@ -69,7 +69,10 @@ describe("runTests", () => {
     expect(run.timedOut).toBe(true);
     const hung = run.tests[0]?.failure;
     expect(hung?.type).toBe("TestTimeout");
-    expect(hung?.frames.at(-1)).toMatchObject({ file: "calc/wait.py", function: "wait_until" });
+    // The alarm lands in the loop or in the lambda it calls.
+    expect(hung?.frames).toContainEqual(
+      expect.objectContaining({ file: "calc/wait.py", function: "wait_until" }),
+    );
 
     const after = await runtime.runTests(["tests/test_stats.py::test_average"]);
     expect(after.tests[0]?.outcome).toBe("passed");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import { applyEdits, parseExperiment, type Edit, type Experiment } from "./experiment.js";
@@ -44,6 +45,7 @@ export function createPythonRuntime(sandbox: Sandbox, options: PythonRuntimeOpti
 
 class SandboxPythonRuntime implements PythonRuntime {
   /** Innermost repository source file of each test's failure, for edits that name no file. */
+  private readonly sources = new Map<string, string>();
   private readonly failureFiles = new Map<string, { file?: string; candidates: string[] }>();
 
   constructor(
@@ -231,27 +233,37 @@ class SandboxPythonRuntime implements PythonRuntime {
       const line = edits[0]?.line ?? 1;
       return `Say which file to edit: REPLACE(path/to/file.py:${line}, "old", "new")${among(candidates)}.`;
     }
-    let original: string;
-    try {
-      original = await this.sandbox.readFile(file);
-    } catch {
-      return `File ${file} does not exist in the repository.`;
+    // The file as last read: the helper checks its hash, so the usual experiment costs one exec.
+    for (const fresh of [false, true]) {
+      let original = fresh ? undefined : this.sources.get(file);
+      const readNow = original === undefined;
+      if (original === undefined) {
+        try {
+          original = await this.sandbox.readFile(file);
+        } catch {
+          return `File ${file} does not exist in the repository.`;
+        }
+        this.sources.set(file, original);
+      }
+      const edited = applyEdits(original, edits);
+      if (edited.problems.length > 0) {
+        if (!readNow) continue; // judged against a copy that may be out of date
+        return `${edited.problems.join("\n")}\nThe test was not run.`;
+      }
+      // A file just read needs no check (and a non-UTF-8 one would never match).
+      const check = fresh ? {} : { originalSha256: sha256(original) };
+      const request = { test: testId, file, content: edited.source, ...check };
+      try {
+        const res = await this.call("edit", request, this.timeout(options));
+        if ("problem" in res) return res.problem;
+        if ("run" in res) return runOutcome(res.run);
+      } catch (err) {
+        // The helper restores the file itself unless it was killed hard.
+        await this.sandbox.writeFile(file, original);
+        throw err;
+      }
     }
-    const edited = applyEdits(original, edits);
-    if (edited.problems.length > 0) return `${edited.problems.join("\n")}\nThe test was not run.`;
-    try {
-      const res = await this.call(
-        "edit",
-        { test: testId, file, content: edited.source },
-        this.timeout(options),
-      );
-      if ("problem" in res) return res.problem;
-      return runOutcome(res.run);
-    } catch (err) {
-      // The helper restores the file itself unless it was killed hard.
-      await this.sandbox.writeFile(file, original);
-      throw err;
-    }
+    return `File ${file} changed while the experiment ran; try again.`;
   }
 
   async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {
@@ -272,6 +284,8 @@ class SandboxPythonRuntime implements PythonRuntime {
     };
   }
 }
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 const among = (files: string[]) =>
   files.length ? `, with a file the test executes: ${files.join(", ")}` : "";

@@ -64,7 +64,11 @@ export const helperSchemas = {
       reached: z.array(z.number().int()),
     }),
   ]),
-  edit: z.union([problem, z.object({ file: z.string(), run: rawRunSchema })]),
+  edit: z.union([
+    problem,
+    z.object({ stale: z.literal(true) }),
+    z.object({ file: z.string(), run: rawRunSchema }),
+  ]),
   trace: z.union([
     problem,
     z.object({

@@ -10,6 +10,7 @@ is printed as JSON after RESULT_MARK on stdout.
 import ast
 import bdb
 import contextlib
+import hashlib
 import inspect
 import io
 import json
@@ -20,6 +21,10 @@ import tempfile
 import time
 import traceback
 import xml.etree.ElementTree as ET
+
+from pluggy import HookimplMarker
+
+hookimpl = HookimplMarker("pytest")
 
 RESULT_MARK = "\n@@HYPOFIX-RESULT@@\n"
 ROOT = os.getcwd()
@@ -448,6 +453,32 @@ def executable_lines(relpath):
     return lines
 
 
+class TraceWindow:
+    """pytest plugin: a tracer runs only around the test's setup, call and teardown, not pytest's own bookkeeping."""
+
+    def __init__(self, tracer):
+        self.tracer = tracer
+
+    def _around(self):
+        self.tracer.start()
+        try:
+            yield
+        finally:
+            sys.settrace(None)
+
+    @hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        yield from self._around()
+
+    @hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        yield from self._around()
+
+    @hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        yield from self._around()
+
+
 # ---- debugger -----------------------------------------------------------------
 
 
@@ -481,16 +512,11 @@ class Probe(bdb.Bdb):
                 values.append({"error": f"{type(e).__name__}: {e}"})
         self.hits.append(values)
 
-    # pytest hook: trace only while the test item runs
-    def pytest_runtest_protocol(self, item, nextitem):
+    def start(self):
         self.reset()
         # a stop frame that never matches with stoplineno -1: no stepping, breakpoints only
         self._set_stopinfo(sys._getframe(), None, -1)
         sys.settrace(self.trace_dispatch)
-        return None
-
-    def pytest_runtest_logfinish(self, nodeid, location):
-        sys.settrace(None)
 
 
 def mode_debug(req):
@@ -515,7 +541,7 @@ def mode_debug(req):
         probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100))
     except SyntaxError as e:
         return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
-    run = run_pytest([req["test"]], req["timeout"], [probe])
+    run = run_pytest([req["test"]], req["timeout"], [TraceWindow(probe)])
     sys.settrace(None)
     return {"file": relpath, "run": run, "hits": probe.hits, "total": probe.total, "reached": sorted(probe.reached)}
 
@@ -531,10 +557,12 @@ def mode_edit(req):
     st = os.stat(path)
     with open(path, "rb") as fh:
         original = fh.read()
+    if req.get("originalSha256") not in (None, hashlib.sha256(original).hexdigest()):
+        return {"stale": True}  # the caller's copy of the file is out of date: it reads it again
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(req["content"])
-        # a different mtime so no cached bytecode of the original is ever taken for the edit
+        # a different mtime (and size check) so a cached .pyc of the original is never taken for the edit
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
         run = run_pytest([req["test"]], req["timeout"], [])
     finally:
@@ -659,12 +687,8 @@ class BlockTracer:
         self.open[id(frame)] = {"before": self.snapshot(frame), "lines": []}
         return self._local
 
-    def pytest_runtest_protocol(self, item, nextitem):
+    def start(self):
         sys.settrace(self._global)
-        return None
-
-    def pytest_runtest_logfinish(self, nodeid, location):
-        sys.settrace(None)
 
 
 def mode_trace(req):
@@ -685,7 +709,7 @@ def mode_trace(req):
             "problem": f"No function {req['qualname']} in {relpath}. Functions there: {', '.join(names) or 'none'}."
         }
     tracer = BlockTracer(path, req["qualname"], node, source.splitlines())
-    run = run_pytest([req["test"]], req["timeout"], [tracer])
+    run = run_pytest([req["test"]], req["timeout"], [TraceWindow(tracer)])
     sys.settrace(None)
     return {"file": relpath, "run": run, "total": tracer.total, "blocks": tracer.head + tracer.tail}
 
@@ -708,10 +732,10 @@ def main():
     req = json.loads(sys.stdin.read())
     # Like `python -m pytest`: the repository root is importable; our own folder is not.
     sys.path[0] = ROOT
-    # Never read or write bytecode caches: an edit restored within the same second
-    # must not leave a stale .pyc behind.
+    # Never write bytecode: a .pyc of an edited file could outlive the edit. (A
+    # pycache_prefix would also avoid reading stale ones, but recompiles the
+    # standard library and pytest on every run: twice the cost.)
     sys.dont_write_bytecode = True
-    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), "hypofix-no-pycache")
     result = MODES[req["mode"]](req)
     sys.stdout.write(RESULT_MARK + json.dumps(result) + "\n")
     sys.stdout.flush()

@@ -1,0 +1,106 @@
+/** The cost of the Python instruments in a warm Docker sandbox against a bare
+ * host pytest run of the same test (target: an experiment under 1.5x), and the
+ * overhead of per-test coverage with each collector. */
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { loadConfig } from "../src/config.js";
+import { createPythonRuntime, type PythonRuntime } from "../src/lang/python/index.js";
+import { createSandbox } from "../src/sandbox/index.js";
+import { HOST_PYTHON } from "./lib/pytest.js";
+import { summarize } from "./lib/stats.js";
+import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
+
+const run = promisify(execFile);
+const FIXTURE = fileURLToPath(new URL("../test/fixtures/py-calc", import.meta.url));
+const TEST = "tests/test_stats.py::test_total";
+/** Every fixture test except the one that hangs on purpose. */
+const SUITE = ["tests/test_stats.py", "tests/test_grade.py", "tests/test_wait.py::test_noisy"];
+const DEBUGGER = "b calc/stats.py:4 ;; c ;; p s";
+const EDIT = 'REPLACE(calc/stats.py:3, "len(xs) - 1", "len(xs)") AND RUN';
+
+/** Median ms of `n` timed calls after one untimed warm-up. */
+async function medianMs(n: number, once: () => Promise<unknown>): Promise<number> {
+  await once();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await once();
+    samples.push(performance.now() - started);
+  }
+  return Math.round(summarize(samples).median);
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+async function observeOk(runtime: PythonRuntime, experiment: string, expected: RegExp): Promise<void> {
+  const obs = await runtime.observe(TEST, experiment);
+  if (!expected.test(obs.observation)) throw new Error(`unexpected observation: ${obs.observation}`);
+}
+
+const pythonBench: Benchmark = {
+  name: "python",
+  description:
+    "one debugger and one edit-and-run experiment in a warm docker sandbox vs a bare host pytest run of the test; coverage overhead",
+  async run({ subset, timeoutMs }: BenchOptions): Promise<BenchResult> {
+    const n = subset === "quick" ? 7 : 21;
+    const config = loadConfig();
+    const hostCopy = await mkdtemp(path.join(tmpdir(), "hypofix-bench-py-"));
+    await cp(FIXTURE, hostCopy, { recursive: true });
+    const sandbox = await createSandbox("docker", {
+      repoDir: FIXTURE,
+      image: config.sandbox.image,
+      limits: config.sandbox.limits,
+    });
+    try {
+      const bare = await medianMs(n, () =>
+        run(HOST_PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", TEST], {
+          cwd: hostCopy,
+          timeout: timeoutMs,
+        }).catch((err: { code?: number }) => {
+          if (err.code !== 1) throw err; // the test fails on purpose: exit 1
+        }),
+      );
+      const runtime = createPythonRuntime(sandbox, { timeoutMs });
+      const debuggerMs = await medianMs(n, () =>
+        observeOk(runtime, DEBUGGER, /^At each loop execution, the expression was: \[0, 1, 3, 6, 10\]$/),
+      );
+      const editMs = await medianMs(n, () => observeOk(runtime, EDIT, /^\[No exception triggered\]$/));
+      const traceMs = await medianMs(n, () => runtime.trace(TEST, "calc/stats.py", "total"));
+      const runTestMs = await medianMs(n, () => runtime.runTests([TEST]));
+
+      const suiteMs = await medianMs(n, () => runtime.runTests(SUITE));
+      const coverage: Record<string, number> = {};
+      for (const method of ["coverage", "settrace"] as const) {
+        const withMethod = createPythonRuntime(sandbox, { timeoutMs, coverageMethod: method });
+        coverage[method] = await medianMs(n, () => withMethod.coverage(SUITE));
+      }
+      const faster = coverage.coverage! <= coverage.settrace! ? "coverage" : "settrace";
+
+      return {
+        rows: [
+          { metric: "bare host pytest, one test", value: bare, unit: "ms" },
+          { metric: "debugger experiment", value: debuggerMs, unit: "ms" },
+          { metric: "debugger / bare pytest", value: ratio(debuggerMs, bare), unit: "x", target: "< 1.5" },
+          { metric: "edit-and-run experiment", value: editMs, unit: "ms" },
+          { metric: "edit-and-run / bare pytest", value: ratio(editMs, bare), unit: "x", target: "< 1.5" },
+          { metric: "block trace", value: traceMs, unit: "ms" },
+          { metric: "runTests, one test, sandbox", value: runTestMs, unit: "ms" },
+          { metric: "fixture suite, no coverage", value: suiteMs, unit: "ms" },
+          { metric: "coverage overhead (coverage.py contexts)", value: ratio(coverage.coverage!, suiteMs), unit: "x" },
+          { metric: "coverage overhead (settrace)", value: ratio(coverage.settrace!, suiteMs), unit: "x" },
+          { metric: "faster coverage collector", value: faster },
+        ],
+        data: { n, test: TEST, bareMs: bare, debuggerMs, editMs, traceMs, runTestMs, suiteMs, coverage, faster },
+      };
+    } finally {
+      await sandbox.dispose();
+      await rm(hostCopy, { recursive: true, force: true });
+    }
+  },
+};
+
+export default pythonBench;
