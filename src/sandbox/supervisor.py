@@ -20,6 +20,9 @@ import sys
 import threading
 
 _out_lock = threading.Lock()
+# Commands running now; guarded so a stray sweep never races a spawn.
+_active = 0
+_active_lock = threading.Lock()
 # Past the deadline, how long to wait for pipes held open by escaped processes.
 _DRAIN_GRACE_S = 2.0
 
@@ -68,19 +71,22 @@ def _run(req):
     env = dict(os.environ)
     env.update(req.get("env") or {})
     stdin = base64.b64decode(req["stdin"]) if req.get("stdin") is not None else None
-    try:
-        proc = subprocess.Popen(
-            req["argv"], cwd=req["cwd"], env=env,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            # Own session and process group: a timeout kills the whole tree.
-            start_new_session=True,
-        )
-    except OSError as e:
-        reply["exit"] = 127 if e.errno == errno.ENOENT else 126
-        reply["spawnError"] = "hypofix: cannot run %s: %s" % (req["argv"][0], e)
-        _send(reply)
-        return
+    global _active
+    with _active_lock:
+        try:
+            proc = subprocess.Popen(
+                req["argv"], cwd=req["cwd"], env=env,
+                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                # Own session and process group: a timeout kills the whole tree.
+                start_new_session=True,
+            )
+        except OSError as e:
+            reply["exit"] = 127 if e.errno == errno.ENOENT else 126
+            reply["spawnError"] = "hypofix: cannot run %s: %s" % (req["argv"][0], e)
+            _send(reply)
+            return
+        _active += 1
 
     out, err = [], []
     threads = [threading.Thread(target=_drain, args=(proc.stdout, req["cap"], out), daemon=True),
@@ -97,6 +103,15 @@ def _run(req):
         code = proc.wait()
     # Background processes the command left behind would hold the pipes open: end them with it.
     _kill_group(proc.pid)
+    with _active_lock:
+        _active -= 1
+        if _active == 0:
+            # Idle: whatever still runs escaped its group (setsid, daemons). kill(-1)
+            # spares PID 1 and this process.
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except OSError:
+                pass  # nothing left to signal
     for t in threads:
         t.join(_DRAIN_GRACE_S)
     if not reply["timedOut"] and code >= 0:

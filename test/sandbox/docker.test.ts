@@ -63,6 +63,13 @@ describe("docker sandbox", () => {
     expect(ps.stdout).not.toContain("sleep 600");
   });
 
+  it("ends processes that escaped into their own session once the command is done", async () => {
+    const res = await sb.exec(["sh", "-c", "setsid sleep 601 >/dev/null 2>&1 & sleep 1; echo started"]);
+    expect(res).toMatchObject({ exitCode: 0, stdout: "started\n" });
+    const ps = await sb.exec(["sh", "-c", PROCESSES]);
+    expect(ps.stdout).not.toContain("sleep 601");
+  });
+
   it("stops a fork loop at the pid limit, and stays usable", async () => {
     const script = [
       "import os, signal, time",
