@@ -1,4 +1,4 @@
-import { applyPatch, parsePatch, structuredPatch } from "diff";
+import { applyPatch, parsePatch, reversePatch, structuredPatch } from "diff";
 import { UserError } from "../errors.js";
 import type { FunctionInfo } from "../lang/python/types.js";
 import { targetKey, type ChangedFunction, type FileChange } from "./types.js";
@@ -12,12 +12,13 @@ function patchPath(name: string): string | null {
 }
 
 /**
- * Turns a unified diff into whole-file changes, reading each file's base text
- * with `readBase` (null when the file does not exist there).
+ * Turns a unified diff into whole-file changes, reading each file's current
+ * text with `read` (null when it does not exist). The tree may be at either
+ * side of the diff: a patch that does not apply forward is undone instead.
  */
 export async function changesFromDiff(
   diff: string,
-  readBase: (path: string) => Promise<string | null>,
+  read: (path: string) => Promise<string | null>,
 ): Promise<FileChange[]> {
   const changes: FileChange[] = [];
   for (const patch of parsePatch(diff)) {
@@ -25,15 +26,18 @@ export async function changesFromDiff(
     const newPath = patchPath(patch.newFileName);
     const path = newPath ?? oldPath;
     if (path === null) continue;
-    const before = oldPath === null ? null : await readBase(oldPath);
-    if (newPath === null) {
-      changes.push({ path, before, after: null });
+    const current = await read(path);
+    const forward = newPath === null ? null : applyPatch(current ?? "", patch);
+    if (forward !== false && (oldPath !== null) === (current !== null)) {
+      changes.push({ path, before: current, after: forward });
       continue;
     }
-    const after = applyPatch(before ?? "", patch);
-    if (after === false)
+    // The tree is already at the head side (e.g. a validated patch left applied): undo it for the base.
+    const backward = oldPath === null ? null : applyPatch(current ?? "", reversePatch(patch));
+    if (backward === false || (newPath !== null) !== (current !== null)) {
       throw new UserError(`the patch does not apply to ${path}`, "regenerate it against the base");
-    changes.push({ path, before, after });
+    }
+    changes.push({ path, before: backward, after: current });
   }
   return changes;
 }

@@ -78,13 +78,13 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
     typeof input.patch === "string"
       ? await changesFromDiff(input.patch, (p) => sandbox.readFile(p).catch(() => null))
       : input.patch;
+  const given =
+    typeof input.claims === "string" ? splitClaims(input.claims) : input.claims.map((c) => c.trim());
+  const failing = input.failingTests ?? [];
+  const named = given.some((s) => failing.every((t) => s.includes(t)));
   const sentences = [
-    ...(input.failingTests && input.failingTests.length > 0
-      ? [`Fixes ${input.failingTests.join(", ")}.`]
-      : []),
-    ...(typeof input.claims === "string"
-      ? splitClaims(input.claims)
-      : input.claims.map((c) => c.trim()).filter(Boolean)),
+    ...(failing.length > 0 && !named ? [`Fixes ${failing.join(", ")}.`] : []),
+    ...given.filter(Boolean),
   ];
   const notes: string[] = [...(input.notes ?? [])];
 
@@ -136,4 +136,28 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
     notes: [...notes, ...full.notes],
   };
   return { audit, verdict: auditVerdict(audit), markdown: renderAudit(audit), evidence };
+}
+
+/**
+ * The pipeline's audit hook (`FixOptions.audit`): audits a validated patch
+ * against the supported hypothesis and the tests it fixes.
+ */
+export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" | "options">) {
+  return async (input: {
+    sandbox: Sandbox;
+    runtime: Pick<PythonRuntime, "functions">;
+    diff: string;
+    failingTests: string[];
+    explanation: string;
+  }): Promise<Audit> => {
+    const outcome = await auditPatch({
+      ...options,
+      sandbox: input.sandbox,
+      runtime: input.runtime,
+      patch: input.diff,
+      claims: input.explanation,
+      failingTests: input.failingTests,
+    });
+    return outcome.audit;
+  };
 }

@@ -44,6 +44,13 @@ describe("changes", () => {
     ]);
   });
 
+  it("undoes the diff when the tree is already at its head side", async () => {
+    const diff = createTwoFilesPatch("a/m.py", "b/m.py", BASE, HEAD);
+    expect(await changesFromDiff(diff, async () => HEAD)).toEqual([
+      { path: "m.py", before: BASE, after: HEAD },
+    ]);
+  });
+
   it("refuses a patch that does not apply", async () => {
     const diff = createTwoFilesPatch("a/m.py", "b/m.py", BASE, HEAD);
     await expect(changesFromDiff(diff, async () => "something else\n")).rejects.toThrow(
