@@ -22,16 +22,28 @@ const SUITE = ["tests/test_stats.py", "tests/test_grade.py", "tests/test_wait.py
 const DEBUGGER = "b calc/stats.py:4 ;; c ;; p s";
 const EDIT = 'REPLACE(calc/stats.py:3, "len(xs) - 1", "len(xs)") AND RUN';
 
-/** Median ms of `n` timed calls after one untimed warm-up. */
-async function medianMs(n: number, once: () => Promise<unknown>): Promise<number> {
-  await once();
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const started = performance.now();
-    await once();
-    samples.push(performance.now() - started);
+/**
+ * Median ms of each task over `n` rounds after one untimed warm-up round. Rounds
+ * interleave the tasks, so load from other processes on the shared machine
+ * weighs on every task alike and the ratios stay meaningful.
+ */
+async function interleavedMedians<K extends string>(
+  n: number,
+  tasks: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, number>> {
+  const names = Object.keys(tasks) as K[];
+  const samples = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round <= n; round++) {
+    for (const name of names) {
+      const started = performance.now();
+      await tasks[name]();
+      if (round > 0) samples[name].push(performance.now() - started);
+    }
   }
-  return Math.round(summarize(samples).median);
+  return Object.fromEntries(names.map((k) => [k, Math.round(summarize(samples[k]).median)])) as Record<
+    K,
+    number
+  >;
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -56,29 +68,37 @@ const pythonBench: Benchmark = {
       limits: config.sandbox.limits,
     });
     try {
-      const bare = await medianMs(n, () =>
-        run(HOST_PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", TEST], {
-          cwd: hostCopy,
-          timeout: timeoutMs,
-        }).catch((err: { code?: number }) => {
-          if (err.code !== 1) throw err; // the test fails on purpose: exit 1
-        }),
-      );
       const runtime = createPythonRuntime(sandbox, { timeoutMs });
-      const debuggerMs = await medianMs(n, () =>
-        observeOk(runtime, DEBUGGER, /^At each loop execution, the expression was: \[0, 1, 3, 6, 10\]$/),
-      );
-      const editMs = await medianMs(n, () => observeOk(runtime, EDIT, /^\[No exception triggered\]$/));
-      const traceMs = await medianMs(n, () => runtime.trace(TEST, "calc/stats.py", "total"));
-      const runTestMs = await medianMs(n, () => runtime.runTests([TEST]));
+      const single = await interleavedMedians(n, {
+        bare: () =>
+          run(HOST_PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", TEST], {
+            cwd: hostCopy,
+            timeout: timeoutMs,
+          }).catch((err: { code?: number }) => {
+            if (err.code !== 1) throw err; // the test fails on purpose: exit 1
+          }),
+        debugger: () =>
+          observeOk(runtime, DEBUGGER, /^At each loop execution, the expression was: \[0, 1, 3, 6, 10\]$/),
+        edit: () => observeOk(runtime, EDIT, /^\[No exception triggered\]$/),
+        trace: () => runtime.trace(TEST, "calc/stats.py", "total"),
+        runTest: () => runtime.runTests([TEST]),
+      });
+      const bare = single.bare;
+      const debuggerMs = single.debugger;
+      const editMs = single.edit;
+      const traceMs = single.trace;
+      const runTestMs = single.runTest;
 
-      const suiteMs = await medianMs(n, () => runtime.runTests(SUITE));
-      const coverage: Record<string, number> = {};
-      for (const method of ["coverage", "settrace"] as const) {
-        const withMethod = createPythonRuntime(sandbox, { timeoutMs, coverageMethod: method });
-        coverage[method] = await medianMs(n, () => withMethod.coverage(SUITE));
-      }
-      const faster = coverage.coverage! <= coverage.settrace! ? "coverage" : "settrace";
+      const byMethod = (method: "coverage" | "settrace") =>
+        createPythonRuntime(sandbox, { timeoutMs, coverageMethod: method });
+      const suite = await interleavedMedians(n, {
+        none: () => runtime.runTests(SUITE),
+        coverage: () => byMethod("coverage").coverage(SUITE),
+        settrace: () => byMethod("settrace").coverage(SUITE),
+      });
+      const suiteMs = suite.none;
+      const coverage = { coverage: suite.coverage, settrace: suite.settrace };
+      const faster = coverage.coverage <= coverage.settrace ? "coverage" : "settrace";
 
       return {
         rows: [
@@ -90,11 +110,26 @@ const pythonBench: Benchmark = {
           { metric: "block trace", value: traceMs, unit: "ms" },
           { metric: "runTests, one test, sandbox", value: runTestMs, unit: "ms" },
           { metric: "fixture suite, no coverage", value: suiteMs, unit: "ms" },
-          { metric: "coverage overhead (coverage.py contexts)", value: ratio(coverage.coverage!, suiteMs), unit: "x" },
-          { metric: "coverage overhead (settrace)", value: ratio(coverage.settrace!, suiteMs), unit: "x" },
+          {
+            metric: "coverage overhead (coverage.py contexts)",
+            value: ratio(coverage.coverage, suiteMs),
+            unit: "x",
+          },
+          { metric: "coverage overhead (settrace)", value: ratio(coverage.settrace, suiteMs), unit: "x" },
           { metric: "faster coverage collector", value: faster },
         ],
-        data: { n, test: TEST, bareMs: bare, debuggerMs, editMs, traceMs, runTestMs, suiteMs, coverage, faster },
+        data: {
+          n,
+          test: TEST,
+          bareMs: bare,
+          debuggerMs,
+          editMs,
+          traceMs,
+          runTestMs,
+          suiteMs,
+          coverage,
+          faster,
+        },
       };
     } finally {
       await sandbox.dispose();

@@ -102,6 +102,11 @@ describe("coverage and functions", () => {
     });
     expect(report.outcomes["tests/test_stats.py::test_average"]).toBe("passed");
     expect(report.outcomes["tests/test_stats.py::test_total"]).toBe("failed");
+    const traced = await createPythonRuntime(sandbox, { ...quick, coverageMethod: "coverage" }).coverage([
+      "tests/test_stats.py",
+      "tests/test_grade.py::test_grade_boundary",
+    ]);
+    expect(traced.perTest).toEqual(report.perTest);
     expect(report.functions).toContainEqual({
       file: "calc/grade.py",
       qualname: "Grader.grade",

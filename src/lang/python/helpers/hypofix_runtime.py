@@ -70,6 +70,8 @@ def rel(path):
 
 
 def is_repo_file(path):
+    if not os.path.isabs(path):
+        return False  # "<frozen os>", "<string>", attrs-generated code
     path = os.path.abspath(path)
     if not path.startswith(ROOT + os.sep) or path.startswith(HELPERS + os.sep):
         return False
@@ -339,9 +341,8 @@ class SettraceCollector:
             self.kinds[filename] = relpath
         if not relpath:
             return None
-        lines = self.current.setdefault(relpath, set())
-        lines.add(frame.f_lineno)
-        return self._local(lines)
+        # the call event sits on the `def` line, which ran at import: only line events count, as for coverage.py
+        return self._local(self.current.setdefault(relpath, set()))
 
     def start(self):
         import threading
@@ -366,7 +367,7 @@ class SettraceCollector:
 
 
 def mode_coverage(req):
-    collector = SettraceCollector() if req.get("method") == "settrace" else CoveragePyContexts()
+    collector = CoveragePyContexts() if req.get("method") == "coverage" else SettraceCollector()
     collector.start()
     try:
         run = run_pytest(req.get("ids", []), req["timeout"], [collector])
