@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from "diff";
+import { auditVerdict } from "./audit/index.js";
 import type { Config } from "./config.js";
 import { UserError } from "./errors.js";
 import type { PythonRuntime } from "./lang/python/runtime.js";
@@ -182,6 +183,11 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
       ...(failure ? { failure } : {}),
       suspicious,
       functions: coverage.functions,
+      experimentTimeoutMs: clamp(
+        10 * (baseline.tests.find((t) => t.id === primary)?.durationMs ?? 1000) + 2_000,
+        3_000,
+        30_000,
+      ),
       readSource: async (file) => {
         if (!sources.has(file)) sources.set(file, await sandbox.readFile(file));
         return sources.get(file)!;
@@ -193,7 +199,21 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
       maxTokens: options.config.llm.tokenBudget,
       wallClockMs: options.wallClockMs ?? 10 * 60_000,
     });
-    const validate = makeValidator(sandbox, runtime, baseline, reruns.reproduced, suiteIds, rules);
+    // A patch that makes the suite hang is refused at a few times the suite's own time.
+    const suiteTimeoutMs = clamp(
+      5 * baseline.durationMs + 10_000,
+      15_000,
+      options.config.sandbox.limits.timeoutMs,
+    );
+    const validate = makeValidator(
+      sandbox,
+      runtime,
+      baseline,
+      reruns.reproduced,
+      suiteIds,
+      rules,
+      suiteTimeoutMs,
+    );
     let run: EngineRun;
     try {
       run = await options.engine.run(bug, runtime, budget, validate);
@@ -247,9 +267,7 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
           edits: chosen.candidate.edits,
           diff: chosen.validation.diff,
           failingTests: reruns.reproduced,
-          explanation: supported
-            ? `${supported.hypothesis} Fixes ${reruns.reproduced.join(", ")}.`
-            : `Fixes ${reruns.reproduced.join(", ")}.`,
+          explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
         });
       } catch (err) {
         audit = {
@@ -322,12 +340,7 @@ function assemble(
         ? 1
         : 0
       : 0;
-  const claimsAudit =
-    audit.claims.length === 0
-      ? "not-run"
-      : audit.claims.some((c) => c.verdict === "contradicted")
-        ? "contradicted"
-        : "confirmed";
+  const claimsAudit = auditVerdict(audit);
   timings.total = Date.now() - started;
   const result = resultSchema.parse({
     status,
@@ -393,6 +406,7 @@ function makeValidator(
   failing: string[],
   suiteIds: string[] | undefined,
   rules: PathRules,
+  timeoutMs: number,
 ): (candidate: Candidate) => Promise<Validation> {
   const passedBefore = baseline.tests.filter((t) => t.outcome === "passed").map((t) => t.id);
   return async (candidate) => {
@@ -418,9 +432,9 @@ function makeValidator(
     const snapshot = await sandbox.snapshot();
     try {
       for (const e of candidate.edits) await sandbox.writeFile(e.file, e.after);
-      const run = await runtime.runTests(suiteIds);
+      const run = await runtime.runTests(suiteIds, { timeoutMs });
       const extra = failing.filter((id) => !run.tests.some((t) => t.id === id));
-      if (extra.length > 0) run.tests.push(...(await runtime.runTests(extra)).tests);
+      if (extra.length > 0) run.tests.push(...(await runtime.runTests(extra, { timeoutMs })).tests);
       const outcome = new Map(run.tests.map((t) => [t.id, t.outcome]));
       const stillFailing = failing.filter((id) => outcome.get(id) !== "passed");
       const brokenTests = passedBefore.filter((id) => outcome.get(id) !== "passed");
@@ -458,6 +472,10 @@ function counts(run: TestRun): { passed: number; failed: number } {
     passed: run.tests.filter((t) => t.outcome === "passed").length,
     failed: run.tests.filter(isFailure).length,
   };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.round(value)));
 }
 
 function firstLine(text: string): string {

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
+import { auditPatch } from "../audit/index.js";
 import { loadConfig } from "../config.js";
+import type { ChatModel } from "../llm/types.js";
 import type { Usage } from "../result.js";
 import type { DebugEngine } from "./types.js";
 import { createPythonRuntime } from "../lang/python/index.js";
@@ -67,6 +69,18 @@ export function registerFixCommand(program: Command): void {
           config,
           repoConfig,
           makeRuntime: (sandbox) => createPythonRuntime(sandbox, { log }),
+          audit: async (input) =>
+            (
+              await auditPatch({
+                sandbox: input.sandbox,
+                runtime: input.runtime,
+                patch: input.edits.map((e) => ({ path: e.file, before: e.before, after: e.after })),
+                claims: input.explanation,
+                failingTests: input.failingTests,
+                engine: engine.model ? "llm" : "offline",
+                ...(engine.model ? { model: engine.model } : {}),
+              })
+            ).audit,
           progress: (line) =>
             process.stderr.write(`hypofix: [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`),
           log,
@@ -93,10 +107,11 @@ function llmEngine(
   config: ReturnType<typeof loadConfig>,
   repoConfig: Awaited<ReturnType<typeof loadRepoConfig>>,
   log: ReturnType<typeof createLogger>,
-): { engine: DebugEngine; usage?: () => Usage } {
+): { engine: DebugEngine; usage?: () => Usage; model?: ChatModel } {
   const model = createChatModel(config, log);
   return {
     engine: createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches }),
     usage: () => model.usage,
+    model,
   };
 }

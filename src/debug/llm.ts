@@ -65,7 +65,7 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
           const step = proposal.value;
           budget.spendExperiment();
           const obs = await runtime.observe(bug.primaryTest, step.experiment, {
-            timeoutMs: Math.min(120_000, Math.max(5_000, budget.remainingMs())),
+            timeoutMs: Math.max(1_000, Math.min(bug.experimentTimeoutMs, budget.remainingMs())),
           });
           messages.push({
             role: "user",

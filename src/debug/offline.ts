@@ -86,7 +86,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
             probed.set(item.lineIndex, "");
           } else {
             const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
-            const obs = await observe(runtime, budget, bug.primaryTest, experiment);
+            const obs = await observe(runtime, budget, bug, experiment);
             const reached =
               obs.kind === "debugger" &&
               !/not reached|never reached|was not hit|not hit/i.test(obs.observation);
@@ -118,10 +118,11 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         if (seen === undefined) continue;
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
         const experiment = renderEdits(template.edits);
-        const obs = await observe(runtime, budget, bug.primaryTest, experiment);
+        const obs = await observe(runtime, budget, bug, experiment);
         const passed = obs.observation.includes(NO_EXCEPTION);
         const step: StepRecord = {
           hypothesis: `${capitalize(template.claim)}.${seen}`,
+          claim: `${capitalize(template.claim)}.`,
           prediction: `With ${code(template.edits.map((e) => (e.op === "REPLACE" ? `${e.old} → ${e.new}` : formatEdit(e))).join("; "))} at line ${susp.line}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
           experiment,
           observation: obs.observation,
@@ -193,12 +194,12 @@ async function planHypotheses(bug: BugContext, lines: SuspiciousLine[]): Promise
 async function observe(
   runtime: PythonRuntime,
   budget: Budget,
-  test: string,
+  bug: BugContext,
   experiment: string,
 ): Promise<Observation> {
   budget.spendExperiment();
-  return runtime.observe(test, experiment, {
-    timeoutMs: Math.min(120_000, Math.max(5_000, budget.remainingMs())),
+  return runtime.observe(bug.primaryTest, experiment, {
+    timeoutMs: Math.max(1_000, Math.min(bug.experimentTimeoutMs, budget.remainingMs())),
   });
 }
 

@@ -12,6 +12,8 @@ export interface StepRecord extends Step {
   durationMs: number;
   /** The file an edit-and-run experiment changed. */
   file?: string;
+  /** What the step claims about the code, without its observations: the audit checks it. */
+  claim?: string;
 }
 
 /** What the engines know about the bug. */
@@ -25,6 +27,9 @@ export interface BugContext {
   functions: FunctionInfo[];
   /** Source of a repository file as it is before any patch. */
   readSource(file: string): Promise<string>;
+  /** Wall-clock limit of one experiment: a few times the failing test's own time, so a
+   * template that makes the code loop forever costs seconds, not the job's budget. */
+  experimentTimeoutMs: number;
   /** CI log excerpt or PR text, when the job came from GitHub. */
   bugReport?: string;
 }
