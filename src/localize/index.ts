@@ -71,7 +71,10 @@ export async function localize(options: LocalizeOptions): Promise<Localization> 
     notes,
     coverage,
   };
-  if (options.engine === "offline") return offline;
+  if (options.engine === "offline") {
+    options.log?.info({ engine: "offline", top: spectrum.functions[0]?.function }, "localized");
+    return offline;
+  }
   if (!options.model) throw new Error("localize: the llm engine needs a model");
 
   const results = options.failures ?? (await runtime.runTests(failingTests)).tests;
@@ -100,6 +103,15 @@ export async function localize(options: LocalizeOptions): Promise<Localization> 
     notes.push("The model named no function of the project in any run; the ranking is SBFL's.");
     return { ...offline, notes, transcript: result.runs };
   }
+  options.log?.info(
+    {
+      engine: "llm",
+      top: result.entries[0]?.function,
+      agreement: result.agreement,
+      runs: result.runs.length,
+    },
+    "localized",
+  );
   return {
     engine: "llm",
     entries: result.entries,
