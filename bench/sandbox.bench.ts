@@ -6,39 +6,37 @@ import { promisify } from "node:util";
 import { loadConfig } from "../src/config.js";
 import { DockerSandbox, dockerClient, runExec } from "../src/sandbox/docker.js";
 import { createSandbox, type Sandbox } from "../src/sandbox/index.js";
+import { summarize, type Summary } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
 
 const run = promisify(execFile);
 
-interface Stats {
-  n: number;
-  medianMs: number;
-  p95Ms: number;
-  minMs: number;
-  maxMs: number;
-}
-
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  // Nearest-rank percentiles; the sample count is never zero here.
-  const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+/** A summary in whole tenths of a millisecond, for the table and the JSON. */
+function stats(samples: number[]): Summary {
   const round = (x: number) => Math.round(x * 10) / 10;
+  const s = summarize(samples);
   return {
-    n: sorted.length,
-    medianMs: round(at(0.5)),
-    p95Ms: round(at(0.95)),
-    minMs: round(sorted[0] ?? NaN),
-    maxMs: round(sorted.at(-1) ?? NaN),
+    n: s.n,
+    min: round(s.min),
+    median: round(s.median),
+    mean: round(s.mean),
+    p95: round(s.p95),
+    max: round(s.max),
   };
 }
 
-async function timeRuns(n: number, once: () => Promise<void>): Promise<number[]> {
-  await once(); // warm-up, not counted
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const started = performance.now();
-    await once();
-    samples.push(performance.now() - started);
+/**
+ * Times each variant `n` times, interleaved (round i runs every variant once),
+ * so on a shared machine every variant sees the same load. One untimed warm-up round.
+ */
+async function timeInterleaved(n: number, variants: (() => Promise<void>)[]): Promise<number[][]> {
+  const samples = variants.map((): number[] => []);
+  for (let round = -1; round < n; round++) {
+    for (const [i, once] of variants.entries()) {
+      const started = performance.now();
+      await once();
+      if (round >= 0) samples[i]?.push(performance.now() - started);
+    }
   }
   return samples;
 }
@@ -62,10 +60,6 @@ const sandboxBench: Benchmark = {
     const options = { repoDir, image: config.sandbox.image, limits: config.sandbox.limits };
 
     try {
-      const host = stats(
-        await timeRuns(n, () => run(hostPython, ["-c", "pass"], { timeout: timeoutMs }).then(() => {})),
-      );
-
       // Create + start + copy-in of a one-file repository, then dispose (not timed).
       const createSamples: number[] = [];
       for (let i = 0; i < creates; i++) {
@@ -78,50 +72,52 @@ const sandboxBench: Benchmark = {
       const sb = await createSandbox("docker", options);
       if (!(sb instanceof DockerSandbox)) throw new Error("expected a docker sandbox");
       const container = dockerClient().getContainer(sb.id);
-      let warm: Stats;
-      let bareExec: Stats;
-      let dockerExec: Stats;
+      let samples: number[][];
       try {
-        warm = stats(await timeRuns(n, () => execOk(sb, ["python3", "-c", "pass"], timeoutMs)));
-        bareExec = stats(await timeRuns(n, () => execOk(sb, ["true"], timeoutMs)));
-        // The fallback path: one `docker exec` per command, for comparison.
-        const viaDockerExec = async () => {
-          const res = await runExec(container, {
-            argv: ["python3", "-c", "pass"],
-            workingDir: sb.workdir,
-            timeoutMs,
-            maxOutputBytes: config.sandbox.limits.outputBytes,
-          });
-          if (res.exitCode !== 0) throw new Error(`docker exec failed: ${res.stderr}`);
-        };
-        dockerExec = stats(await timeRuns(n, viaDockerExec));
+        samples = await timeInterleaved(n, [
+          () => run(hostPython, ["-c", "pass"], { timeout: timeoutMs }).then(() => {}),
+          () => execOk(sb, ["python3", "-c", "pass"], timeoutMs),
+          () => execOk(sb, ["true"], timeoutMs),
+          // The fallback path: one `docker exec` per command, for comparison.
+          async () => {
+            const res = await runExec(container, {
+              argv: ["python3", "-c", "pass"],
+              workingDir: sb.workdir,
+              timeoutMs,
+              maxOutputBytes: config.sandbox.limits.outputBytes,
+            });
+            if (res.exitCode !== 0) throw new Error(`docker exec failed: ${res.stderr}`);
+          },
+        ]);
       } finally {
         await sb.dispose();
       }
+      const [host, warm, bareExec, dockerExec] = samples.map(stats) as [Summary, Summary, Summary, Summary];
       const create = stats(createSamples);
-      const addedMedianMs = Math.round((warm.medianMs - host.medianMs) * 10) / 10;
+      const addedMedianMs = Math.round((warm.median - host.median) * 10) / 10;
 
       return {
         rows: [
-          { metric: "host python3 -c pass, median", value: host.medianMs, unit: "ms" },
-          { metric: "host python3 -c pass, p95", value: host.p95Ms, unit: "ms" },
-          { metric: "warm sandbox exec python3 -c pass, median", value: warm.medianMs, unit: "ms" },
-          { metric: "warm sandbox exec python3 -c pass, p95", value: warm.p95Ms, unit: "ms" },
+          { metric: "host python3 -c pass, median", value: host.median, unit: "ms" },
+          { metric: "host python3 -c pass, p95", value: host.p95, unit: "ms" },
+          { metric: "warm sandbox exec python3 -c pass, median", value: warm.median, unit: "ms" },
+          { metric: "warm sandbox exec python3 -c pass, p95", value: warm.p95, unit: "ms" },
           {
             metric: "warm exec overhead on the median",
             value: addedMedianMs,
             unit: "ms",
             target: "< 100 ms",
           },
-          { metric: "warm sandbox exec true, median", value: bareExec.medianMs, unit: "ms" },
+          { metric: "warm sandbox exec true, median", value: bareExec.median, unit: "ms" },
           {
             metric: "one docker exec per command (fallback), median",
-            value: dockerExec.medianMs,
+            value: dockerExec.median,
             unit: "ms",
           },
-          { metric: "container create+start+copy, median", value: create.medianMs, unit: "ms" },
+          { metric: "container create+start+copy, median", value: create.median, unit: "ms" },
         ],
         data: {
+          unit: "ms",
           n,
           hostPython,
           image: config.sandbox.image,
