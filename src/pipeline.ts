@@ -233,7 +233,7 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
       `${run.steps.length} steps, ${budget.experiments} experiments, ${run.done ? "DONE" : `stopped (${run.stop})`}`,
     );
 
-    state.patches = run.candidates.map(({ candidate, validation }) => ({ candidate, validation }));
+    state.patches = run.candidates;
     const chosen = run.candidates.find((c) => c.validation.plausible);
     phase(
       "validate",

@@ -143,4 +143,34 @@ describe("runFix with the llm engine through the real openai client (nock-record
     expect(report).toContain("🟡");
     expect(markdownProblems(report)).toEqual([]);
   });
+  it("falls back to LDB's block trace when the loop ends without DONE and no candidate validates", async () => {
+    const recorded = JSON.parse(readFileSync(fixture("fix-llm/recorded.json"), "utf8")) as Recorded;
+    const fixed = recorded.responses[6]!.choices[0]!;
+    const noCheck = recorded.responses[6]!.choices[4]!;
+    const sent = replay([
+      recorded.responses[0]!,
+      {
+        choices: ["Conclusion: The hypothesis is rejected: the overdraft is 0 as created."],
+        usage: [880, 20],
+      },
+      { choices: [noCheck, "no function"], usage: [1000, 300] },
+      {
+        choices: [
+          `Block 1: Verdict: correct. amount is positive.\nBlock 2: Verdict: wrong. 50 of 50 available is refused.\nBlock 3: Verdict: wrong. raises for a valid withdrawal.\n${fixed}`,
+        ],
+        usage: [1500, 200],
+      },
+    ]);
+    const chat = model();
+    const engine = createLlmEngine(chat, { maxSteps: 1, patches: 2, ldbIterations: 3 });
+    const { result } = await fixLocally(example("bank-account"), engine, { usage: () => chat.usage }).outcome;
+    expect(nock.isDone()).toBe(true);
+    const ldbPrompt = sent[3]!.messages.at(-1)!.content;
+    // The real block trace of the failing test, with the values it saw.
+    expect(ldbPrompt).toContain("[Block 2] line 27");
+    expect(ldbPrompt).toContain("amount = 50");
+    expect(result.confidence.done).toBe(false);
+    expect(result.patches.map((p) => p.plausible)).toEqual([true, false]);
+    expect(result.status).toBe("fixed");
+  });
 });
