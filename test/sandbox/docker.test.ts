@@ -8,6 +8,8 @@ import { helpersSourceDir, ignoredHelper } from "../../src/sandbox/helpers.js";
 import { testOptions } from "./limits.js";
 
 const PIDS = 64;
+// Small enough that the memory test's hog is stopped quickly.
+const MEMORY_MB = 256;
 const repo = mkdtempSync(path.join(tmpdir(), "hypofix-repo-"));
 writeFileSync(path.join(repo, "mod.py"), "def f():\n    return 1\n");
 
@@ -17,7 +19,7 @@ const PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/nu
 // One warm container for the whole file, as a job uses it.
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await createSandbox("docker", testOptions(repo, { pids: PIDS }));
+  sb = await createSandbox("docker", testOptions(repo, { pids: PIDS, memoryMb: MEMORY_MB }));
 });
 afterAll(() => sb?.dispose());
 
@@ -113,6 +115,12 @@ describe("docker sandbox", () => {
     expect(runs.map((r) => r.stdout)).toEqual(["1\n", "2\n", "3\n"]);
     // One after another would take at least 6 s.
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it("kills a command past the memory limit, and stays usable", async () => {
+    const res = await sb.exec(["python3", "-c", "b = b'x' * (1024**3); print('allocated')"]);
+    expect(res).toMatchObject({ exitCode: null, timedOut: false, stdout: "" });
+    expect((await sb.exec(["echo", "alive"])).stdout).toBe("alive\n");
   });
 
   it("cuts a 10 MB print at the output cap and keeps draining", async () => {
