@@ -27,6 +27,7 @@ async function main(): Promise<void> {
         .default("quick"),
     )
     .option("--timeout <ms>", "per-item timeout (a bug, a run)", positiveInt, 120_000)
+    .option("--bench-timeout <ms>", "limit for one whole benchmark", positiveInt, 3_600_000)
     .option("--list", "list the benchmarks found and exit")
     .option("--bench-dir <dir>", "where to look for *.bench.ts", BENCH_DIR)
     .option("--results-dir <dir>", "where to write <name>.json", join(BENCH_DIR, "results"))
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const opts = program.opts<{
     subset: BenchOptions["subset"];
     timeout: number;
+    benchTimeout: number;
     list?: boolean;
     benchDir: string;
     resultsDir: string;
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
   for (const file of chosen) {
     console.error(`== ${file.name} (${options.subset})`);
-    const outcome = await runBenchFile(file, options);
+    const outcome = await runBenchFile(file, options, opts.benchTimeout);
     if (!outcome.ok) console.error(`   failed: ${outcome.error}`);
     outcomes.push(outcome);
     const written = await writeResult(opts.resultsDir, {
@@ -86,3 +88,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+// A benchmark may leave handles open (a pool, a timed-out run still going): the table is out, so end here.
+process.exit(process.exitCode ?? 0);

@@ -60,15 +60,31 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message.split("\n")[0] || error.name : String(error);
 }
 
-/** Imports one benchmark file and runs it; an import, shape or run failure becomes the outcome. */
-export async function runBenchFile(file: BenchFile, options: BenchOptions): Promise<Outcome> {
+/** Rejects after `ms`, naming the whole `limitMs`; the timer does not keep the process alive. */
+function deadline(ms: number, limitMs: number): Promise<never> {
+  return new Promise((_, reject) => {
+    setTimeout(() => reject(new Error(`did not finish within ${limitMs} ms`)), ms).unref();
+  });
+}
+
+/** Imports one benchmark file and runs it; an import, shape or run failure, or running past
+ * `limitMs`, becomes the outcome (a benchmark cannot be cancelled: the caller exits). */
+export async function runBenchFile(
+  file: BenchFile,
+  options: BenchOptions,
+  limitMs: number = Number.POSITIVE_INFINITY,
+): Promise<Outcome> {
   const started = performance.now();
   let description: string | undefined;
   try {
     const module = (await import(pathToFileURL(file.path).href)) as { default?: unknown };
     if (!isBenchmark(module.default)) throw new Error(`${file.name}: no default-exported Benchmark`);
     description = module.default.description;
-    const result: unknown = await module.default.run(options);
+    const running = module.default.run(options);
+    const left = limitMs - (performance.now() - started);
+    const result: unknown = await (Number.isFinite(limitMs)
+      ? Promise.race([running, deadline(left, limitMs)])
+      : running);
     if (!isResult(result)) throw new Error(`${file.name}: run() did not return { rows, data }`);
     return { name: file.name, description, ok: true, durationMs: performance.now() - started, result };
   } catch (error) {

@@ -21,6 +21,7 @@ const GOOD = `export default {
 const THROWS = `export default { name: "throws", description: "", async run() { throw new Error("docker is not running"); } };`;
 const BROKEN = `import { nothing } from "./does-not-exist.js";\nexport default nothing;`;
 const SHAPELESS = `export default 42;`;
+const HANGS = `export default { name: "hangs", description: "", run: () => new Promise(() => setInterval(() => {}, 1000)) };`;
 
 async function bench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -45,6 +46,7 @@ beforeAll(async () => {
   await writeFile(join(dir, "throws.bench.ts"), THROWS);
   await writeFile(join(dir, "broken.bench.ts"), BROKEN);
   await writeFile(join(dir, "shapeless.bench.ts"), SHAPELESS);
+  await writeFile(join(dir, "hangs.bench.ts"), HANGS);
   await writeFile(join(dir, "notes.ts"), "export {};");
 });
 afterAll(async () => {
@@ -53,7 +55,7 @@ afterAll(async () => {
 
 describe("bench/run.ts", () => {
   it("runs every benchmark, reports failures in the table, keeps going, and exits 1", async () => {
-    const { code, stdout } = await bench(["--subset", "full", "--timeout", "500"]);
+    const { code, stdout } = await bench(["--subset", "full", "--timeout", "500", "--bench-timeout", "8000"]);
     expect(code).toBe(1);
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^benchmark\s+metric\s+value\s+unit\s+target$/);
@@ -64,6 +66,7 @@ describe("bench/run.ts", () => {
     expect(lines.find((l) => l.startsWith("shapeless"))).toMatch(
       /FAILED\s+shapeless: no default-exported Benchmark/,
     );
+    expect(lines.find((l) => l.startsWith("hangs"))).toMatch(/FAILED\s+did not finish within \d+ ms/);
     expect(stdout).not.toContain("notes");
 
     const written = JSON.parse(await readFile(join(dir, "out/good.json"), "utf8"));
