@@ -196,6 +196,7 @@ export async function runDifferential(
       testsReaching: {},
       notes,
       ran: false,
+      timings: {},
     };
   }
   const extra = Object.entries(opts.extraTests ?? {}).map(([path, content]) => ({
@@ -207,12 +208,23 @@ export async function runDifferential(
   const base = state(all, "base");
   const head = state(all, "head");
 
+  const timings: Record<string, number> = {};
+  const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[phase] = Math.round((timings[phase] ?? 0) + performance.now() - started);
+    }
+  };
+  let atBase = false;
   await exec(sandbox, ["mkdir", "-p", SCRATCH]);
   try {
-    await applyState(sandbox, head);
-    const headFunctions = await runtime.functions();
-    await applyState(sandbox, base);
-    const baseFunctions = await runtime.functions();
+    await timed("switch", () => applyState(sandbox, head));
+    const headFunctions = await timed("functions", () => runtime.functions());
+    await timed("switch", () => applyState(sandbox, base));
+    atBase = true;
+    const baseFunctions = await timed("functions", () => runtime.functions());
     const changed = changedFunctions(
       changes.filter((c) => !isTestFile(c.path)),
       baseFunctions,
@@ -221,12 +233,14 @@ export async function runDifferential(
     if (changed.length === 0)
       notes.push("The change touches Python files but no function or method in them.");
 
-    const before = await record(sandbox, "base", changed, opts);
-    await applyState(sandbox, head);
-    const after = await record(sandbox, "head", changed, opts);
-    const replayedAfter = await replay(sandbox, "head", before.calls.length, opts);
-    await applyState(sandbox, base);
-    const replayedBefore = await replay(sandbox, "base", before.calls.length, opts);
+    const before = await timed("suite base", () => record(sandbox, "base", changed, opts));
+    await timed("switch", () => applyState(sandbox, head));
+    atBase = false;
+    const after = await timed("suite head", () => record(sandbox, "head", changed, opts));
+    const replayedAfter = await timed("replay", () => replay(sandbox, "head", before.calls.length, opts));
+    await timed("switch", () => applyState(sandbox, base));
+    atBase = true;
+    const replayedBefore = await timed("replay", () => replay(sandbox, "base", before.calls.length, opts));
 
     const tests = diffTests(before, after);
     const calls: CallDiff[] = before.calls.map((c, i) => {
@@ -255,9 +269,10 @@ export async function runDifferential(
       testsReaching,
       notes,
       ran: true,
+      timings,
     };
   } finally {
-    await applyState(sandbox, base).catch(() => undefined);
+    if (!atBase) await applyState(sandbox, base).catch(() => undefined);
     await exec(sandbox, ["rm", "-rf", SCRATCH]).catch(() => undefined);
   }
 }

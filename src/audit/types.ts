@@ -71,6 +71,8 @@ export interface DifferentialReport {
   notes: string[];
   /** Whether the suites ran at all (false: nothing below is evidence). */
   ran: boolean;
+  /** ms per phase: switch (writing a side's files), functions, suite base, suite head, replay. */
+  timings: Record<string, number>;
 }
 
 /** A claim as the offline engine reads it from text. */

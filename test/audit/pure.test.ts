@@ -120,6 +120,7 @@ const report = (over: Partial<DifferentialReport> = {}): DifferentialReport => (
   testsReaching: { "m.py::f": ["t.py::test_fix", "t.py::test_other"] },
   notes: [],
   ran: true,
+  timings: {},
   ...over,
 });
 
