@@ -164,12 +164,16 @@ interface PlannedHypothesis {
   template: Template;
 }
 
-/** Ranks above this are broad guesses, tried only after the likely templates of every line. */
-const LIKELY_RANK = 5;
+/**
+ * Template ranks by tier: single-operator flips (0-1) on every line first, then
+ * constant and bound changes (2-5), which more often pass a test without being
+ * the fix, then broad guesses such as another variable (6+).
+ */
+const TIERS = [1, 5];
 
 /**
- * Every (line, template) hypothesis, in the order they are tried: the likely
- * templates of all lines by suspiciousness first, then the broad ones.
+ * Every (line, template) hypothesis, in the order they are tried: by tier,
+ * then by the line's suspiciousness, then by the template's own order.
  */
 async function planHypotheses(bug: BugContext, lines: SuspiciousLine[]): Promise<PlannedHypothesis[]> {
   const plan: PlannedHypothesis[] = [];
@@ -184,7 +188,7 @@ async function planHypotheses(bug: BugContext, lines: SuspiciousLine[]): Promise
       plan.push({ lineIndex: rank, rank, susp, text, source, fn, scope, template: { ...template, edits } });
     }
   }
-  const tier = (p: PlannedHypothesis) => (p.template.rank > LIKELY_RANK ? 1 : 0);
+  const tier = (p: PlannedHypothesis) => TIERS.filter((max) => p.template.rank > max).length;
   return plan
     .map((p, order) => ({ p, order }))
     .sort((a, b) => tier(a.p) - tier(b.p) || a.order - b.order)

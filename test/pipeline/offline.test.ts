@@ -72,9 +72,9 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
 
   it("ends a repository with a syntax error with status error and pytest's words", async () => {
     const { result } = await fixLocally(fixture("fix-syntax"), createOfflineEngine()).outcome;
-    expect(["error", "no-fix"]).toContain(result.status);
-    expect(result.patches.every((p) => !p.plausible)).toBe(true);
-    expect(result.reason.length).toBeGreaterThan(0);
+    expect(result.status).toBe("error");
+    expect(result.reason).toMatch(/pytest could not run the suite: .*SyntaxError/);
+    expect(result.patches).toEqual([]);
   });
 
   it("never patches outside the configured source paths", async () => {
@@ -88,10 +88,10 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
 
   it("stops cleanly at the experiment budget", async () => {
     const { result } = await fixLocally(example("bank-account"), createOfflineEngine(), {
-      repoConfig: { max_experiments: 2 },
+      repoConfig: { max_experiments: 1 },
     }).outcome;
     expect(result.status).toBe("no-fix");
-    expect(result.reason).toContain("experiment budget of 2 used up");
-    expect(result.steps).toHaveLength(2);
+    expect(result.reason).toContain("experiment budget of 1 used up");
+    expect(result.steps).toHaveLength(1);
   });
 });
