@@ -23,14 +23,14 @@ const DEBUGGER = "b calc/stats.py:4 ;; c ;; p s";
 const EDIT = 'REPLACE(calc/stats.py:3, "len(xs) - 1", "len(xs)") AND RUN';
 
 /**
- * Median ms of each task over `n` rounds after one untimed warm-up round. Rounds
- * interleave the tasks, so load from other processes on the shared machine
- * weighs on every task alike and the ratios stay meaningful.
+ * Samples (ms) of each task over `n` rounds after one untimed warm-up round.
+ * Rounds interleave the tasks, so load from other processes on the shared
+ * machine weighs on every task alike.
  */
-async function interleavedMedians<K extends string>(
+async function interleaved<K extends string>(
   n: number,
   tasks: Record<K, () => Promise<unknown>>,
-): Promise<Record<K, number>> {
+): Promise<Record<K, number[]>> {
   const names = Object.keys(tasks) as K[];
   const samples = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   for (let round = 0; round <= n; round++) {
@@ -40,13 +40,13 @@ async function interleavedMedians<K extends string>(
       if (round > 0) samples[name].push(performance.now() - started);
     }
   }
-  return Object.fromEntries(names.map((k) => [k, Math.round(summarize(samples[k]).median)])) as Record<
-    K,
-    number
-  >;
+  return samples;
 }
 
-const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+const med = (samples: number[]) => Math.round(summarize(samples).median);
+/** Median of the per-round ratios: each round's pair ran back to back under the same load. */
+const pairedRatio = (a: number[], b: number[]) =>
+  Math.round(summarize(a.map((x, i) => x / b[i]!)).median * 100) / 100;
 
 async function observeOk(runtime: PythonRuntime, experiment: string, expected: RegExp): Promise<void> {
   const obs = await runtime.observe(TEST, experiment);
@@ -69,7 +69,7 @@ const pythonBench: Benchmark = {
     });
     try {
       const runtime = createPythonRuntime(sandbox, { timeoutMs });
-      const single = await interleavedMedians(n, {
+      const single = await interleaved(n, {
         bare: () =>
           run(HOST_PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", TEST], {
             cwd: hostCopy,
@@ -83,39 +83,53 @@ const pythonBench: Benchmark = {
         trace: () => runtime.trace(TEST, "calc/stats.py", "total"),
         runTest: () => runtime.runTests([TEST]),
       });
-      const bare = single.bare;
-      const debuggerMs = single.debugger;
-      const editMs = single.edit;
-      const traceMs = single.trace;
-      const runTestMs = single.runTest;
+      const bare = med(single.bare);
+      const debuggerMs = med(single.debugger);
+      const editMs = med(single.edit);
+      const traceMs = med(single.trace);
+      const runTestMs = med(single.runTest);
 
       const byMethod = (method: "coverage" | "settrace") =>
         createPythonRuntime(sandbox, { timeoutMs, coverageMethod: method });
-      const suite = await interleavedMedians(n, {
+      const suite = await interleaved(n, {
         none: () => runtime.runTests(SUITE),
         coverage: () => byMethod("coverage").coverage(SUITE),
         settrace: () => byMethod("settrace").coverage(SUITE),
       });
-      const suiteMs = suite.none;
-      const coverage = { coverage: suite.coverage, settrace: suite.settrace };
+      const suiteMs = med(suite.none);
+      const coverage = { coverage: med(suite.coverage), settrace: med(suite.settrace) };
       const faster = coverage.coverage <= coverage.settrace ? "coverage" : "settrace";
 
       return {
         rows: [
           { metric: "bare host pytest, one test", value: bare, unit: "ms" },
           { metric: "debugger experiment", value: debuggerMs, unit: "ms" },
-          { metric: "debugger / bare pytest", value: ratio(debuggerMs, bare), unit: "x", target: "< 1.5" },
+          {
+            metric: "debugger / bare pytest",
+            value: pairedRatio(single.debugger, single.bare),
+            unit: "x",
+            target: "< 1.5",
+          },
           { metric: "edit-and-run experiment", value: editMs, unit: "ms" },
-          { metric: "edit-and-run / bare pytest", value: ratio(editMs, bare), unit: "x", target: "< 1.5" },
+          {
+            metric: "edit-and-run / bare pytest",
+            value: pairedRatio(single.edit, single.bare),
+            unit: "x",
+            target: "< 1.5",
+          },
           { metric: "block trace", value: traceMs, unit: "ms" },
           { metric: "runTests, one test, sandbox", value: runTestMs, unit: "ms" },
           { metric: "fixture suite, no coverage", value: suiteMs, unit: "ms" },
           {
             metric: "coverage overhead (coverage.py contexts)",
-            value: ratio(coverage.coverage, suiteMs),
+            value: pairedRatio(suite.coverage, suite.none),
             unit: "x",
           },
-          { metric: "coverage overhead (settrace)", value: ratio(coverage.settrace, suiteMs), unit: "x" },
+          {
+            metric: "coverage overhead (settrace)",
+            value: pairedRatio(suite.settrace, suite.none),
+            unit: "x",
+          },
           { metric: "faster coverage collector", value: faster },
         ],
         data: {
