@@ -173,4 +173,17 @@ describe("runFix with the llm engine through the real openai client (nock-record
     expect(result.patches.map((p) => p.plausible)).toEqual([true, false]);
     expect(result.status).toBe("fixed");
   });
+  it("ends with status error and says why when the model endpoint fails", async () => {
+    nock(BASE)
+      .post("/v1/chat/completions")
+      .reply(503, { error: { message: "overloaded", type: "server_error" } });
+    const chat = model();
+    const engine = createLlmEngine(chat, { maxSteps: 3, patches: 10 });
+    const { result, report } = await fixLocally(example("bank-account"), engine, { usage: () => chat.usage })
+      .outcome;
+    expect(result.status).toBe("error");
+    expect(result.reason).toMatch(/^the llm engine failed: LLM endpoint .*503/);
+    expect(result.patches).toEqual([]);
+    expect(report).toContain("Hypofix could not finish");
+  });
 });
