@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatFrames, minimizeFrames, type RawFrame } from "../../src/lang/python/frames.js";
-import type { DebugResult, RawRun } from "../../src/lang/python/protocol.js";
-import { renderDebugger, renderValues, runOutcome } from "../../src/lang/python/render.js";
+import type { DebugResult, RawRun, TraceResult } from "../../src/lang/python/protocol.js";
+import { renderDebugger, renderTrace, renderValues, runOutcome } from "../../src/lang/python/render.js";
 
 const frame = (file: string, line: number, fn: string, repo = true): RawFrame => ({
   file,
@@ -127,6 +127,51 @@ describe("edit-and-run observations", () => {
     expect(runOutcome(syntax)).toBe("SyntaxError: invalid syntax (a.py, line 2)");
     expect(runOutcome(run({ errors: ["ERROR: not found: tests/t.py::nope"] }))).toBe(
       "ERROR: not found: tests/t.py::nope",
+    );
+  });
+});
+
+describe("block trace rendering", () => {
+  const block = (index: number) => ({
+    index,
+    startLine: 3,
+    endLine: 4,
+    before: { i: String(index - 1) },
+    after: { i: String(index) },
+    code: "    i += 1\n    s += i",
+  });
+  const trace = (total: number, indexes: number[]): TraceResult => ({
+    file: "m.py",
+    run: run(),
+    total,
+    blocks: indexes.map(block),
+  });
+
+  it("shows the first 5 and last 5 blocks of a long trace, with code and variables", () => {
+    const { rendered } = renderTrace(
+      trace(12, [1, 2, 3, 4, 5, 8, 9, 10, 11, 12]),
+      "f",
+      "t.py::t",
+      "[No exception triggered]",
+    );
+    expect(rendered.split("\n").slice(0, 6)).toEqual([
+      "Trace of f (m.py) in t.py::t: 12 blocks; the first 5 and the last 5 are shown.",
+      "[Block 1] lines 3-4",
+      "    i += 1",
+      "    s += i",
+      "  before: i = 0",
+      "  after:  i = 1",
+    ]);
+    expect(rendered).toContain("  after:  i = 5\n[... 2 blocks omitted ...]\n[Block 8] lines 3-4");
+    expect(rendered.endsWith("The test ended with: [No exception triggered]")).toBe(true);
+  });
+
+  it("says when the test never called the function", () => {
+    expect(renderTrace(trace(0, []), "f", "t.py::t", "AssertionError: x").rendered).toBe(
+      "The test t.py::t never called f (m.py). The test ended with: AssertionError: x",
+    );
+    expect(renderTrace(trace(1, [1]), "f", "t", "x").rendered).toMatch(
+      /^Trace of f \(m.py\) in t: 1 block\.\n/,
     );
   });
 });

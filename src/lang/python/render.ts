@@ -89,7 +89,8 @@ export function renderTrace(
     };
   }
   const shown = result.total > 2 * KEEP ? "; the first 5 and the last 5 are shown" : "";
-  const lines = [`Trace of ${qualname} (${result.file}) in ${testId}: ${result.total} blocks${shown}.`];
+  const count = result.total === 1 ? "1 block" : `${result.total} blocks`;
+  const lines = [`Trace of ${qualname} (${result.file}) in ${testId}: ${count}${shown}.`];
   blocks.forEach((b, i) => {
     if (i === KEEP && result.total > 2 * KEEP)
       lines.push(`[... ${result.total - 2 * KEEP} blocks omitted ...]`);
