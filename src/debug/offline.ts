@@ -1,6 +1,7 @@
 import type { SuspiciousLine } from "../localize/sbfl.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FunctionInfo, Observation } from "../lang/python/types.js";
+import { code } from "../report/markdown.js";
 import type { Budget } from "./budget.js";
 import { applyEdits, formatEdit } from "../lang/python/experiment.js";
 import {
@@ -300,10 +301,6 @@ function describeMiss(obs: Observation, failureText: string): string {
   if (first.startsWith(failureText.split("\n")[0] ?? "\u0000"))
     return "the failing test still fails the same way";
   return `the failing test still fails, now with ${clip(first, 160)}: this line matters, but this edit is not the fix`;
-}
-
-export function code(text: string): string {
-  return text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
 
 function capitalize(text: string): string {

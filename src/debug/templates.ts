@@ -1,4 +1,5 @@
 import { formatEdit, type Edit } from "../lang/python/experiment.js";
+import { code } from "../report/markdown.js";
 
 /**
  * The offline engine's repair templates. Pure: given one source line (and the
@@ -543,8 +544,4 @@ export function candidatesForLine(input: LineInput): Candidate[] {
 /** `REPLACE(14, "!=", "==") AND RUN`. */
 export function renderEdits(edits: Edit[]): string {
   return [...edits.map(formatEdit), "RUN"].join(" AND ");
-}
-
-function code(text: string): string {
-  return text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
