@@ -6,17 +6,20 @@ import { createSandbox } from "./index.js";
 
 /** Exit code for a command killed at its timeout, as GNU timeout reports it. */
 export const TIMEOUT_EXIT_CODE = 124;
+/** Exit code for a command killed otherwise (memory limit, signal), as a shell reports SIGKILL. */
+export const KILLED_EXIT_CODE = 137;
 
 /**
  * `hypofix sandbox <repo-dir> [--sandbox docker|local|auto] [--timeout <ms>] -- <command...>`:
  * runs one command in a fresh sandbox over a copy of the repository, prints its
- * stdout and stderr, and exits with its exit code (124 when it timed out).
+ * stdout and stderr, and exits with its exit code (124 when it timed out, 137
+ * when it was killed otherwise).
  */
 export function registerSandboxCommand(program: Command): void {
   program
     .command("sandbox")
     .description(
-      "run one command in a fresh sandbox over a copy of a repository; exits with its exit code (124 on timeout)",
+      "run one command in a fresh sandbox over a copy of a repository; exits with its exit code (124 on timeout, 137 when killed)",
     )
     .argument("<repo-dir>")
     .argument("<command...>", "the command and its arguments (put -- before it)")
@@ -51,8 +54,11 @@ export function registerSandboxCommand(program: Command): void {
           if (res.timedOut) {
             process.stderr.write(`hypofix: command timed out after ${timeoutMs} ms and was killed\n`);
             process.exitCode = TIMEOUT_EXIT_CODE;
+          } else if (res.exitCode === null) {
+            process.stderr.write("hypofix: command was killed (memory limit or a signal)\n");
+            process.exitCode = KILLED_EXIT_CODE;
           } else {
-            process.exitCode = res.exitCode ?? 1;
+            process.exitCode = res.exitCode;
           }
         } finally {
           process.off("SIGINT", onSignal);

@@ -7,6 +7,22 @@ import type { Sandbox, SandboxOptions } from "./types.js";
 
 export * from "./types.js";
 
+/*
+ * Behaviour both backends share (tests in test/sandbox pin it):
+ * - exec never throws for the command's own failure. exitCode is null when the
+ *   command was killed (timeout, memory limit, signal); 127 when the program
+ *   does not exist, 126 when it cannot start.
+ * - Each command runs in its own process group, killed when the command ends or
+ *   times out; docker also ends processes that escaped into a session of their
+ *   own once no command runs (local cannot: it shares the user's machine).
+ * - stdout and stderr are capped at maxOutputBytes each and drained to the end.
+ * - docker: one warm container per sandbox (no network, uid 10001, no
+ *   capabilities, read-only root, tmpfs /work, /tmp and /hypofix for helpers
+ *   and snapshots). Commands are spawned by an in-container runner
+ *   (supervisor.py) over one long-lived exec; a `docker exec` per command is the
+ *   fallback when the runner cannot start.
+ */
+
 const BUILD_HINT = "build it with: bash docker/build-sandbox-image-offline.sh";
 
 /** True when a Docker engine answers (DOCKER_HOST or the default socket). */

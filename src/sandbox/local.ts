@@ -9,6 +9,9 @@ import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } fro
 /** Host variables a command may see; everything else (tokens, keys) stays out. */
 const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ"];
 
+/** As a shell reports it: 127 for a program that does not exist, 126 for one that cannot start. */
+const spawnExitCode = (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? 127 : 126);
+
 const copyTree = (from: string, to: string, filter?: (src: string) => boolean) =>
   cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter });
 
@@ -106,7 +109,7 @@ export class LocalSandbox implements Sandbox {
     child.stdin.end(options.stdin ?? "");
 
     return new Promise((resolve) => {
-      let spawnError: Error | undefined;
+      let spawnError: NodeJS.ErrnoException | undefined;
       child.on("error", (err) => {
         spawnError = err;
       });
@@ -115,7 +118,7 @@ export class LocalSandbox implements Sandbox {
       child.on("close", (code) => {
         clearTimeout(timer);
         resolve({
-          exitCode: timedOut ? null : spawnError ? 127 : code,
+          exitCode: timedOut ? null : spawnError ? spawnExitCode(spawnError) : code,
           stdout: stdout.text(),
           stderr: spawnError ? `${stderr.text()}${spawnError.message}\n` : stderr.text(),
           timedOut,

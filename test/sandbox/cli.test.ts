@@ -51,6 +51,12 @@ describe("hypofix sandbox", () => {
     expect(run.stderr).toBe("hypofix: command timed out after 300 ms and was killed\n");
   });
 
+  it("reports a command killed by a signal with exit code 137", async () => {
+    const run = await hypofix(["sandbox", repo, "--sandbox", "local", "--", "sh", "-c", "kill -9 $$"]);
+    expect(run.code).toBe(137);
+    expect(run.stderr).toBe("hypofix: command was killed (memory limit or a signal)\n");
+  });
+
   it("rejects a missing repository directory with exit 2 and one line", async () => {
     const run = await hypofix(["sandbox", path.join(repo, "missing"), "--", "true"]);
     expect(run.code).toBe(2);

@@ -54,6 +54,9 @@ describe("docker sandbox", () => {
       stdin: "from stdin",
     });
     expect(res).toMatchObject({ exitCode: 3, stdout: "/work/sub/dir\nhej\nfrom stdin", timedOut: false });
+    const missing = await sb.exec(["hypofix-no-such-program"]);
+    expect(missing.exitCode).toBe(127);
+    expect(missing.stderr).toContain("hypofix-no-such-program");
   });
 
   it("kills a command and its children at the timeout", async () => {
