@@ -339,6 +339,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
+    if (this.disposed) throw new Error("sandbox already disposed");
     if (argv.length === 0) throw new Error("exec needs a command");
     const timeoutMs = options.timeoutMs ?? this.options.limits.timeoutMs;
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;

@@ -70,6 +70,7 @@ export class LocalSandbox implements Sandbox {
 
   exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
     const [command, ...args] = argv;
+    if (this.disposed) return Promise.reject(new Error("sandbox already disposed"));
     if (command === undefined) return Promise.reject(new Error("exec needs a command"));
     const timeoutMs = options.timeoutMs ?? this.options.limits.timeoutMs;
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;

@@ -188,6 +188,7 @@ describe("docker sandbox", () => {
     const id = (own as unknown as { id: string }).id;
     await own.dispose();
     await own.dispose();
+    await expect(own.exec(["true"])).rejects.toThrow("sandbox already disposed");
     await expect(dockerClient().getContainer(id).inspect()).rejects.toMatchObject({ statusCode: 404 });
   });
 });

@@ -73,6 +73,7 @@ describe("local sandbox", () => {
     const own = await createSandbox("local", testOptions(repo));
     await own.dispose();
     await own.dispose();
+    await expect(own.exec(["true"])).rejects.toThrow("sandbox already disposed");
     expect(existsSync(own.workdir)).toBe(false);
   });
 });
