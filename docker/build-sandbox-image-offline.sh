@@ -42,4 +42,11 @@ tar -C "$root" -c . | docker import \
   --change 'CMD ["/bin/sh"]' \
   --change 'LABEL org.hypofix.sandbox=python' \
   - "$TAG" >/dev/null
+
+# Check the contract the sandbox relies on before anyone uses the tag.
+docker run --rm --network none --read-only "$TAG" python3 -c \
+  'import os, pytest, coverage; assert os.getuid() == 10001, os.getuid(); assert os.getcwd() == "/work"' || {
+  echo "hypofix: $TAG does not meet the sandbox contract (uid 10001, /work, python3 with pytest and coverage)" >&2
+  exit 2
+}
 echo "hypofix: built $TAG" >&2
