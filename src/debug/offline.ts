@@ -94,7 +94,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
             probed.set(
               item.lineIndex,
               reached
-                ? ` The failing test reached this line with ${code(probe)} = ${code(clip(obs.observation, 120))}.`
+                ? ` ${describeValues(probe, obs.observation)}`
                 : obs.kind === "invalid"
                   ? ""
                   : undefined,
@@ -124,7 +124,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         const step: StepRecord = {
           hypothesis: `${capitalize(template.claim)}.${seen}`,
           claim: `${capitalize(template.claim)}.`,
-          prediction: `With ${code(template.edits.map((e) => (e.op === "REPLACE" ? `${e.old} → ${e.new}` : formatEdit(e))).join("; "))} at line ${susp.line}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
+          prediction: `With line ${susp.line} as ${code(editedLine(text, template.edits))}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
           experiment,
           observation: obs.observation,
           conclusion: passed ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
@@ -293,6 +293,27 @@ export function probeExpression(text: string, scope: string[]): string | undefin
   ];
   if (names.length === 0) return undefined;
   return names.length === 1 ? names[0] : `(${names.join(", ")})`;
+}
+
+const LOOP_PREFIX = "At each loop execution, the expression was: ";
+
+/** The probe's observation in words, for the hypotheses of its line. */
+function describeValues(probe: string, observation: string): string {
+  if (observation.startsWith(LOOP_PREFIX)) {
+    return `In the failing test, ${code(probe)} took the values ${code(clip(observation.slice(LOOP_PREFIX.length), 120))} as this line ran.`;
+  }
+  return `In the failing test, ${code(probe)} was ${code(clip(observation, 120))} at this line.`;
+}
+
+/** The line as the template's edits leave it. */
+function editedLine(text: string, edits: Template["edits"]): string {
+  let line = text;
+  for (const e of edits) {
+    if (e.op === "REPLACE") line = line.split(e.old).join(e.new);
+    else if (e.op === "DEL") line = line.split(e.old).join("");
+    else return formatEdit(e);
+  }
+  return line.trim();
 }
 
 function describeMiss(obs: Observation, failureText: string): string {

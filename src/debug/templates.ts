@@ -248,7 +248,10 @@ export function candidatesForLine(input: LineInput): Candidate[] {
     if (comparisons) {
       comparisons.forEach((alt, k) => {
         const edit = tokenEdit(i, alt);
-        const shown = edit.op === "REPLACE" ? `${code(edit.old)} should be ${code(edit.new)}` : "";
+        const shown =
+          edit.op === "REPLACE"
+            ? `${code(text.trim())} should be ${code(text.split(edit.old).join(edit.new).trim())}`
+            : "";
         push(
           k < 2 ? 0 : 6,
           "comparison",

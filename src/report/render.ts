@@ -86,7 +86,11 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
   ].join("");
   const lines: string[] = [];
   if (tests) lines.push(`${tests} failed${seen}.`);
-  const reason = result.reason ? ` ${plain(result.reason)}` : "";
+  const sentence = result.reason.trim();
+  const reason = sentence
+    ? ` ${plain(sentence.charAt(0).toUpperCase() + sentence.slice(1))}${/[.!?]$/.test(sentence) ? "" : "."}`
+    : "";
+  const it = result.failingTests.length > 1 ? "them" : "it";
   switch (result.status) {
     case "fixed": {
       const at = meta.fixedAt
@@ -96,12 +100,12 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
         patch && patch.testsRun > 0
           ? `checked this patch against the whole suite (${patch.testsRun} tests)`
           : "checked this patch";
-      lines.push(`Hypofix reproduced it,${at} ${checked}.`);
+      lines.push(`Hypofix reproduced ${it},${at} ${checked}.`);
       break;
     }
     case "no-fix":
       lines.push(
-        `Hypofix reproduced it but found no patch that passes the failing test and keeps the suite green.${reason} The debugging log below shows what was ruled out.`,
+        `Hypofix reproduced ${it} but found no patch that passes the failing ${result.failingTests.length > 1 ? "tests" : "test"} and keeps the suite green.${reason} The debugging log below shows what was ruled out.`,
       );
       break;
     case "not-reproduced":

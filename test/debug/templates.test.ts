@@ -63,7 +63,7 @@ describe("candidatesForLine", () => {
   it("words each hypothesis with the code it changes", () => {
     const [first] = candidatesForLine({ line: 22, text: "        return amount < available" });
     expect(first?.claim).toBe(
-      'the comparison at line 22 should test "at most", not "less than": `amount < available` should be `amount <= available`',
+      'the comparison at line 22 should test "at most", not "less than": `return amount < available` should be `return amount <= available`',
     );
   });
 });
