@@ -209,6 +209,9 @@ describe("edit-and-run experiments", () => {
     expect(
       await observed(boundary, 'ADD(calc/grade.py:6, "while True: pass") AND RUN', { timeoutMs: 2_000 }),
     ).toBe("TestTimeout: the test did not finish within 2s and was stopped");
+    expect(await observed(boundary, 'DEL(../../etc/x.py:1, "a") AND RUN')).toBe(
+      "File ../../etc/x.py is outside the repository; give a path relative to its root.",
+    );
     expect((await runtime.runTests([boundary])).tests[0]?.failure?.type).toBe("AssertionError");
   });
 });

@@ -38,7 +38,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** Interpreter start, collection and JSON on top of the tests' own deadline. */
 const GRACE_MS = 15_000;
 /** The helper's JSON (coverage of a large suite) may be big; test output never reaches stdout. */
-const RESULT_BYTES = 256 * 1024 * 1024;
+const RESULT_BYTES = 64 * 1024 * 1024;
 
 /** Raised when the helper itself could not report (killed hard, crashed before printing). */
 class HelperFailure extends Error {
@@ -56,8 +56,9 @@ export function createPythonRuntime(sandbox: Sandbox, options: PythonRuntimeOpti
 }
 
 class SandboxPythonRuntime implements PythonRuntime {
-  /** Innermost repository source file of each test's failure, for edits that name no file. */
+  /** Each edited file as last read (checked by hash before use). */
   private readonly sources = new Map<string, string>();
+  /** The file experiments of a test refer to when they name none. */
   private readonly failureFiles = new Map<string, { file?: string; candidates: string[] }>();
 
   constructor(
@@ -88,7 +89,12 @@ class SandboxPythonRuntime implements PythonRuntime {
       const tail = res.stderr.trim().split("\n").slice(-5).join("\n");
       throw new HelperFailure(tail ? `${why}: ${tail}` : why, res.timedOut);
     }
-    const json: unknown = JSON.parse(res.stdout.slice(at + RESULT_MARK.length));
+    let json: unknown;
+    try {
+      json = JSON.parse(res.stdout.slice(at + RESULT_MARK.length));
+    } catch {
+      throw new HelperFailure(`the result was unreadable (cut at ${RESULT_BYTES} bytes?)`, false);
+    }
     this.options.log?.debug({ mode, ms: Math.round(res.durationMs) }, "python helper");
     return helperSchemas[mode].parse(json) as HelperResult<M>;
   }
@@ -249,6 +255,9 @@ class SandboxPythonRuntime implements PythonRuntime {
     if (!file) {
       const line = edits[0]?.line ?? 1;
       return `Say which file to edit: REPLACE(path/to/file.py:${line}, "old", "new")${among(candidates)}.`;
+    }
+    if (file.startsWith("/") || file.split("/").includes("..")) {
+      return `File ${file} is outside the repository; give a path relative to its root.`;
     }
     // The file as last read: the helper checks its hash, so the usual experiment costs one exec.
     for (const fresh of [false, true]) {

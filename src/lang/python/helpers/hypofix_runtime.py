@@ -200,6 +200,8 @@ def run_pytest(ids, timeout, plugins):
         "--show-capture=no",
         "-rN",
         "--continue-on-collection-errors",
+        # even with `-s` in the repository's addopts: test output must never reach our stdout
+        "--capture=fd",
         "--junitxml",
         junit,
         "-o",
