@@ -145,6 +145,12 @@ describe("debugger experiments", () => {
       "b grade.py:14 ;; c ;; p score",
     );
     expect(once.observation).toBe("40");
+    // a breakpoint on a `def` line stops at the start of each call, as in pdb
+    const entry = await runtime.observe(
+      "tests/test_grade.py::test_grade_boundary",
+      "b calc/grade.py:5 ;; c ;; p score",
+    );
+    expect(entry.observation).toBe("40");
 
     const never = await runtime.observe(total, "b calc/stats.py:15 ;; c ;; p xs");
     expect(never.observation).toMatch(

@@ -488,7 +488,7 @@ class TraceWindow:
 class Probe(bdb.Bdb):
     """Stops only at the breakpoint, evaluates the expressions, continues; records lines reached in the file."""
 
-    def __init__(self, path, line, exprs, limit):
+    def __init__(self, path, line, exprs, limit, funcname=None):
         super().__init__()
         self.target = self.canonic(path)
         self.exprs = [(e, compile(e, "<expression>", "eval")) for e in exprs]
@@ -496,7 +496,8 @@ class Probe(bdb.Bdb):
         self.hits = []
         self.total = 0
         self.reached = set()
-        self.set_break(self.target, line)
+        # on a `def` line, bdb's function breakpoint stops at the first line of each call
+        self.set_break(self.target, line, funcname=funcname)
 
     def dispatch_line(self, frame):
         if self.canonic(frame.f_code.co_filename) == self.target:
@@ -522,6 +523,21 @@ class Probe(bdb.Bdb):
         sys.settrace(self.trace_dispatch)
 
 
+def function_header(relpath, line):
+    """(line, name) for a line in a function's header (decorators, `def`): the function's first line, as
+    bdb matches it, and its name. Other lines: (line, None)."""
+    try:
+        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (SyntaxError, ValueError):
+        return line, None
+    for _, node in function_nodes(tree):
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        if first <= line < node.body[0].lineno:
+            return first, node.name
+    return line, None
+
+
 def mode_debug(req):
     relpath, problem = resolve_file(req["file"])
     if problem:
@@ -540,8 +556,9 @@ def mode_debug(req):
             "problem": f"Line {line} is {where} {relpath} ({count} lines), so no breakpoint can be set there. "
             f"Nearest executable lines: {', '.join(map(str, nearest))}."
         }
+    line, funcname = function_header(relpath, line)
     try:
-        probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100))
+        probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100), funcname)
     except SyntaxError as e:
         return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
     run = run_pytest([req["test"]], req["timeout"], [TraceWindow(probe)])
