@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "./errors.js";
 import { registerExplainCommand } from "./audit/command.js";
+import { registerServeCommand } from "./github/command.js";
+import { registerWorkerCommand } from "./queue/command.js";
 import { registerFixCommand } from "./debug/command.js";
 import { registerObserveCommand } from "./lang/python/command.js";
 import { registerLocalizeCommand } from "./localize/command.js";
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   registerFixCommand(program);
   registerExplainCommand(program);
   registerLocalizeCommand(program);
+  registerServeCommand(program);
+  registerWorkerCommand(program);
   return program;
 }
 

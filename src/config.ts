@@ -7,6 +7,10 @@ const intFromEnv = (def: number) => z.coerce.number().int().positive().default(d
 export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  HYPOFIX_QUEUE_NAME: z
+    .string()
+    .regex(/^[\w-]+$/, "letters, digits, - and _ only")
+    .default("hypofix-jobs"),
 
   APP_ID: z.string().regex(/^\d+$/, "must be the numeric GitHub App id").optional(),
   PRIVATE_KEY: z.string().min(1).optional(),

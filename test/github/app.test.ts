@@ -1,17 +1,14 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import nock from "nock";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hypofixApp } from "../../src/app.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
+import { appPrivateKey } from "../helpers/git.js";
 import { examplePayload } from "./payloads.js";
 
-const { privateKey } = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: "pkcs1", format: "pem" },
-  publicKeyEncoding: { type: "spki", format: "pem" },
-});
+const privateKey = appPrivateKey();
 
 // GitHub's API cannot exist here: nock answers at the HTTP boundary, the real octokit runs.
 const api = () => nock("https://api.github.com");

@@ -1,23 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkoutCommit, type Checkout } from "../../src/github/checkout.js";
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@t",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@t",
-    },
-  }).trim();
-}
+import { git } from "../helpers/git.js";
 
 describe("checkoutCommit (real git over file://)", () => {
   const origin = mkdtempSync(join(tmpdir(), "hypofix-origin-"));

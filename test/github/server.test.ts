@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
@@ -7,14 +7,11 @@ import { Probot, ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_PATH, startWebhookServer } from "../../src/github/server.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
+import { appPrivateKey } from "../helpers/git.js";
 import { examplePayload } from "./payloads.js";
 
 const SECRET = "webhook-secret";
-const { privateKey } = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: "pkcs1", format: "pem" },
-  publicKeyEncoding: { type: "spki", format: "pem" },
-});
+const privateKey = appPrivateKey();
 
 describe("webhook server (real HTTP, real Redis, GitHub API via nock)", () => {
   const queue = new JobQueue(

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { QueueEvents } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
+import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
+import { appPrivateKey, git } from "../helpers/git.js";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const privateKey = appPrivateKey();
+
+/**
+ * The App's whole back half for real: a job in the real Redis queue, `hypofix worker`
+ * as its own process, the repository fetched with git, the bundled example fixed in
+ * the real Docker sandbox, and the pull request opened against GitHub's API (a fake
+ * HTTP server on loopback, the one part that cannot exist here).
+ */
+describe("hypofix worker end to end", () => {
+  const queueName = `hypofix-e2e-${randomUUID()}`;
+  const queue = new JobQueue(connectionFromUrl(REDIS_URL), queueName);
+  const origin = mkdtempSync(join(tmpdir(), "hypofix-origin-"));
+  let sha = "";
+  let worker: ChildProcess;
+  let workerOutput = "";
+  let github: FakeGitHub;
+
+  beforeAll(async () => {
+    cpSync("examples/bank-account", origin, { recursive: true });
+    git(origin, "init", "--quiet", "--initial-branch=main");
+    git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
+    git(origin, "add", ".");
+    git(origin, "commit", "--quiet", "-m", "bank account with a failing test");
+    sha = git(origin, "rev-parse", "HEAD");
+
+    github = new FakeGitHub((r: Recorded) => {
+      const routes: [string, RegExp, unknown][] = [
+        ["POST", /^\/app\/installations\/7\/access_tokens$/, { token: "ghs_e2e", permissions: {} }],
+        ["GET", /^\/repos\/octo\/bank$/, { clone_url: `file://${origin}`, default_branch: "main" }],
+        ["POST", /\/git\/blobs$/, { sha: "blob-sha" }],
+        ["GET", /\/git\/commits\/[0-9a-f]{40}$/, { sha, tree: { sha: "tree-base" } }],
+        ["POST", /\/git\/trees$/, { sha: "tree-new" }],
+        ["POST", /\/git\/commits$/, { sha: "commit-new" }],
+        ["POST", /\/git\/refs$/, { ref: "refs/heads/x" }],
+        ["POST", /\/pulls$/, { number: 17, html_url: "https://github.example/octo/bank/pull/17" }],
+        ["POST", /\/check-runs$/, { id: 1 }],
+      ];
+      const hit = routes.find(([m, p]) => m === r.method && p.test(r.path));
+      return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : undefined;
+    });
+    const host = await github.start();
+
+    worker = spawn(process.execPath, ["bin/hypofix.js", "worker"], {
+      env: {
+        ...process.env,
+        APP_ID: "1",
+        PRIVATE_KEY: privateKey,
+        GHE_HOST: host,
+        GHE_PROTOCOL: "http",
+        REDIS_URL,
+        HYPOFIX_QUEUE_NAME: queueName,
+        LOG_LEVEL: "info",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    worker.stdout!.on("data", (d: Buffer) => (workerOutput += d.toString()));
+    worker.stderr!.on("data", (d: Buffer) => (workerOutput += d.toString()));
+  });
+
+  afterAll(async () => {
+    worker?.kill("SIGTERM");
+    await github?.stop();
+    await queue.queue.obliterate({ force: true });
+    await queue.close();
+    rmSync(origin, { recursive: true, force: true });
+  });
+
+  it("turns a failing commit into a validated fix pull request with the debugging log", async () => {
+    const events = new QueueEvents(queueName, { connection: connectionFromUrl(REDIS_URL) });
+    try {
+      const { id } = await queue.enqueue({
+        kind: "ci-failure",
+        installationId: 7,
+        repo: { owner: "octo", name: "bank" },
+        headSha: sha,
+        headBranch: "main",
+      });
+      const job = (await queue.queue.getJob(id))!;
+      const summary = await job.waitUntilFinished(events, 240_000).catch((err: unknown) => {
+        throw new Error(`${String(err)}\n--- worker output ---\n${workerOutput}`);
+      });
+      expect(summary).toEqual({ status: "fixed", pullRequest: 17 });
+    } finally {
+      await events.close();
+    }
+
+    const tokens = github.requests.filter((r) => r.path === "/app/installations/7/access_tokens");
+    expect(tokens.map((r) => r.body)).toContainEqual({
+      repositories: ["bank"],
+      permissions: { contents: "read" },
+    });
+    const blob = github.find("POST", /\/git\/blobs$/)?.body as { content: string };
+    expect(blob.content).toContain("return amount <= available");
+    const tree = github.find("POST", /\/git\/trees$/)?.body as { tree: { path: string }[] };
+    expect(tree.tree.map((t) => t.path)).toEqual(["bank.py"]);
+    const pr = github.find("POST", /\/pulls$/)?.body as {
+      base: string;
+      head: string;
+      title: string;
+      body: string;
+    };
+    expect(pr.base).toBe("main");
+    expect(pr.head).toBe(`hypofix/fix-${sha.slice(0, 12)}`);
+    expect(pr.body).toContain("```diff");
+    expect(pr.body).toContain("<details>");
+    expect(pr.body).toContain("[No exception triggered]");
+    const check = github.find("POST", /\/check-runs$/)?.body as { conclusion: string; head_sha: string };
+    expect(check).toMatchObject({ conclusion: "success", head_sha: sha });
+    // The installation token reaches git only through the environment, never the logs.
+    expect(workerOutput).not.toContain("ghs_e2e");
+  });
+});
