@@ -9,6 +9,8 @@ const EXAMPLES = 3;
 
 const code = (s: string): string => "`" + s.replace(/`/g, "'") + "`";
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+const keepOutcome = (n: number): string =>
+  n === 1 ? "1 test keeps its outcome" : `${n} tests keep their outcome`;
 
 export function formatOutcome(o: CallOutcome): string {
   switch (o.kind) {
@@ -155,14 +157,21 @@ function judgePreserve(claim: ParsedClaim, r: DifferentialReport): Claim {
       claim.text,
       "confirmed",
       `${plural(calls.length, "recorded call")} to ${scopeText} give the same result before and after` +
-        (tests.length > 0 ? `, and ${plural(tests.length, "test")} keep their outcome` : ""),
+        (tests.length > 0 ? `, and ${keepOutcome(tests.length)}` : ""),
     );
   }
   if (scope && tests.length > 0) {
     return verdict(
       claim.text,
       "confirmed",
-      `no call to ${scopeText} could be replayed, but the ${plural(tests.length, "test")} that run it keep their outcome`,
+      `no call to ${scopeText} could be replayed, but ${keepOutcome(tests.length)} (the tests that run it)`,
+    );
+  }
+  if (tests.length > 0) {
+    return verdict(
+      claim.text,
+      "unverified",
+      `no recorded call to ${scopeText} could serve as evidence; ${keepOutcome(tests.length)}`,
     );
   }
   return verdict(claim.text, "unverified", `no test or recorded call reaches ${scopeText}`);

@@ -11,6 +11,7 @@ import {
   revise,
   unverifiedFunctions,
 } from "../../src/audit/verdicts.js";
+import { parseClaimsReply } from "../../src/audit/llm.js";
 import type { FunctionInfo } from "../../src/lang/python/types.js";
 
 const BASE = ["def f(x):", "    return x", "", "def g(y):", "    return y", ""].join("\n");
@@ -157,6 +158,25 @@ describe("verdicts", () => {
     expect(unverifiedFunctions(r)).toEqual(["m.py::g"]);
   });
 
+  it("does not count a call whose base replay differs from the recording (it depends on outside state)", () => {
+    const r = report({
+      tests: [{ id: "t.py::test_other", before: "passed", after: "passed" }],
+      calls: [
+        call({
+          recorded: { kind: "return", value: "7" },
+          after: { kind: "return", value: "2" },
+          changed: true,
+          contextDependent: true,
+        }),
+      ],
+    });
+    expect(behaviourChanges(r)).toEqual([]);
+    expect(judgeClaim(claim("Pure refactor."), r)).toMatchObject({
+      verdict: "unverified",
+      evidence: "no recorded call to the changed functions could serve as evidence; 1 test keeps its outcome",
+    });
+  });
+
   it("leaves everything unverified when nothing ran", () => {
     const v = judgeClaim(claim("Fixes test_fix."), report({ ran: false }));
     expect(v.verdict).toBe("unverified");
@@ -179,5 +199,17 @@ describe("renderAudit", () => {
     expect(md).toContain("**Unverified:** no test reaches `m.py::g`");
     expect(md).toContain("- a | b");
     expect(md).toContain("Revised explanation");
+  });
+});
+
+describe("parseClaimsReply", () => {
+  it("reads a fenced JSON reply and defaults what the model left out", () => {
+    const reply = parseClaimsReply('Here:\n```json\n{"claims": [{"text": "Fixes x", "kind": "odd"}]}\n```');
+    expect(reply.claims).toEqual([{ text: "Fixes x", kind: "other", test: "" }]);
+  });
+
+  it("refuses a reply without the JSON object", () => {
+    expect(() => parseClaimsReply("I think the patch is fine.")).toThrow(/no JSON object/);
+    expect(() => parseClaimsReply('{"claims": [{"kind": "fix"}]}')).toThrow();
   });
 });
