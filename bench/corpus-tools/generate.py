@@ -480,6 +480,22 @@ def choose(program, index, args):
     return sources, kept, multi_file
 
 
+def mark_quick(bugs):
+    """The quick slice: one bug per mutator class, each from a different program, the
+    first of them from a multi-file package; a smoke run of the repair engine fits in minutes."""
+    chosen = []
+    package_bug = next(b for b in bugs if b['multiFile'])
+    chosen.append(package_bug)
+    for mutator in SINGLE_MUTATORS + ['multi-hunk']:
+        if any(b['mutator'] == mutator for b in chosen):
+            continue
+        programs = {b['program'] for b in chosen}
+        candidates = [b for b in bugs if b['mutator'] == mutator]
+        chosen.append(next((b for b in candidates if b['program'] not in programs), candidates[0]))
+    for bug in bugs:
+        bug['quick'] = any(bug is b for b in chosen)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--seed', type=int, default=7)
@@ -502,7 +518,6 @@ def main():
     shutil.rmtree(BUGS, ignore_errors=True)
     os.makedirs(BUGS)
     bugs, program_entries = [], []
-    quick_seen = set()
     for program, (sources, kept, multi_file) in zip(programs, chosen):
         program_entries.append({
             'name': program, 'category': CATEGORIES[program],
@@ -517,12 +532,8 @@ def main():
             mutator = 'multi-hunk' if len(sites) > 1 else sites[0].mutator
             numbers[mutator] = numbers.get(mutator, 0) + 1
             bug_id = '%s-%s-%d' % (program, mutator, numbers[mutator])
-            # Quick slice: the first two bugs of each mutator class, and of multi-file packages.
-            stratum = 'package' if multi_file else mutator
-            quick = sum(1 for s in quick_seen if s[0] == stratum) < 2
-            if quick:
-                quick_seen.add((stratum, bug_id))
-            bugs.append(write_bug(bug_id, program, sources, sites, failing, multi_file, quick))
+            bugs.append(write_bug(bug_id, program, sources, sites, failing, multi_file, False))
+    mark_quick(bugs)
     manifest = {'version': 1, 'seed': args.seed, 'programs': program_entries, 'bugs': bugs}
     with open(os.path.join(CORPUS, 'manifest.json'), 'w') as handle:
         json.dump(manifest, handle, indent=2, ensure_ascii=False)
