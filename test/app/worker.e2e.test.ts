@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QueueEvents } from "bullmq";
@@ -23,6 +23,7 @@ describe("hypofix worker end to end", () => {
   const queue = new JobQueue(connectionFromUrl(REDIS_URL), queueName);
   const origin = mkdtempSync(join(tmpdir(), "hypofix-origin-"));
   let sha = "";
+  let fixedSha = "";
   let worker: ChildProcess;
   let workerOutput = "";
   let github: FakeGitHub;
@@ -34,6 +35,11 @@ describe("hypofix worker end to end", () => {
     git(origin, "add", ".");
     git(origin, "commit", "--quiet", "-m", "bank account with a failing test");
     sha = git(origin, "rev-parse", "HEAD");
+    // A second commit, the human fix, for the /explain job to audit against `sha`.
+    const bank = join(origin, "bank.py");
+    writeFileSync(bank, readFileSync(bank, "utf8").replace("amount < available", "amount <= available"));
+    git(origin, "commit", "--quiet", "-am", "Allow withdrawing the entire balance");
+    fixedSha = git(origin, "rev-parse", "HEAD");
 
     github = new FakeGitHub((r: Recorded) => {
       const routes: [string, RegExp, unknown][] = [
@@ -46,6 +52,18 @@ describe("hypofix worker end to end", () => {
         ["POST", /\/git\/refs$/, { ref: "refs/heads/x" }],
         ["POST", /\/pulls$/, { number: 17, html_url: "https://github.example/octo/bank/pull/17" }],
         ["POST", /\/check-runs$/, { id: 1 }],
+        [
+          "GET",
+          /^\/repos\/octo\/bank\/pulls\/5$/,
+          {
+            number: 5,
+            title: "Allow withdrawing the entire balance",
+            body: "Fixes tests/test_bank.py::test_withdraw_entire_balance.",
+            base: { sha, ref: "main" },
+            head: { sha: fixedSha, ref: "fix", repo: { full_name: "octo/bank" } },
+          },
+        ],
+        ["POST", /^\/repos\/octo\/bank\/issues\/5\/comments$/, { html_url: "https://github.example/c/1" }],
       ];
       const hit = routes.find(([m, p]) => m === r.method && p.test(r.path));
       return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : undefined;
@@ -77,24 +95,28 @@ describe("hypofix worker end to end", () => {
     rmSync(origin, { recursive: true, force: true });
   });
 
-  it("turns a failing commit into a validated fix pull request with the debugging log", async () => {
+  const finish = async (input: unknown) => {
     const events = new QueueEvents(queueName, { connection: connectionFromUrl(REDIS_URL) });
     try {
-      const { id } = await queue.enqueue({
-        kind: "ci-failure",
-        installationId: 7,
-        repo: { owner: "octo", name: "bank" },
-        headSha: sha,
-        headBranch: "main",
-      });
+      const { id } = await queue.enqueue(input);
       const job = (await queue.queue.getJob(id))!;
-      const summary = await job.waitUntilFinished(events, 240_000).catch((err: unknown) => {
+      return await job.waitUntilFinished(events, 240_000).catch((err: unknown) => {
         throw new Error(`${String(err)}\n--- worker output ---\n${workerOutput}`);
       });
-      expect(summary).toEqual({ status: "fixed", pullRequest: 17 });
     } finally {
       await events.close();
     }
+  };
+
+  it("turns a failing commit into a validated fix pull request with the debugging log", async () => {
+    const summary = await finish({
+      kind: "ci-failure",
+      installationId: 7,
+      repo: { owner: "octo", name: "bank" },
+      headSha: sha,
+      headBranch: "main",
+    });
+    expect(summary).toEqual({ status: "fixed", pullRequest: 17 });
 
     const tokens = github.requests.filter((r) => r.path === "/app/installations/7/access_tokens");
     expect(tokens.map((r) => r.body)).toContainEqual({
@@ -120,5 +142,21 @@ describe("hypofix worker end to end", () => {
     expect(check).toMatchObject({ conclusion: "success", head_sha: sha });
     // The installation token reaches git only through the environment, never the logs.
     expect(workerOutput).not.toContain("ghs_e2e");
+  });
+
+  it("answers /explain with the audit of the pull request's change, as a reply to who asked", async () => {
+    const summary = await finish({
+      kind: "explain",
+      installationId: 7,
+      repo: { owner: "octo", name: "bank" },
+      headSha: fixedSha,
+      prNumber: 5,
+      requestedBy: "writer",
+    });
+    expect(summary).toEqual({ status: "explained" });
+    const reply = github.find("POST", /\/issues\/5\/comments$/)?.body as { body: string };
+    expect(reply.body).toMatch(/^@writer /);
+    expect(reply.body).toContain("Audit");
+    expect(reply.body).toContain("test_withdraw_entire_balance");
   });
 });
