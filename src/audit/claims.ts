@@ -87,3 +87,44 @@ export function parseClaim(sentence: string, testIds: string[], changed: Changed
 export function parseClaims(text: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim[] {
   return splitClaims(text).map((sentence) => parseClaim(sentence, testIds, changed));
 }
+
+const CALL = /^[A-Za-z_][\w.]*\(.*\)$/s;
+
+/**
+ * A pytest body checking a concrete example a sentence gives, when it gives
+ * one: `` `f(x) == y` ``, `` `f(x)` returns `y` ``, or `` `f(x)` raises `E` ``.
+ */
+export function exampleCheck(sentence: string): string | undefined {
+  const ticked = [...sentence.matchAll(/`([^`]+)`/g)].map((m) => m[1]?.trim() ?? "");
+  const comparison = ticked.find((t) => /^[A-Za-z_][\w.]*\(.*\)\s*(==|!=|<=|>=|<|>|is|in)\s*\S/s.test(t));
+  if (comparison) return `    assert ${comparison}`;
+  const m = /`([^`]+)`\s+(?:now\s+|still\s+)?(returns?|gives?|evaluates to|is|raises?)\s+`([^`]+)`/.exec(
+    sentence,
+  );
+  if (!m || !CALL.test(m[1]!.trim())) return undefined;
+  const [call, verb, value] = [m[1]!.trim(), m[2]!, m[3]!.trim()];
+  if (verb.startsWith("raise")) {
+    return /^[A-Za-z_][\w.]*$/.test(value) ? `    with pytest.raises(${value}):\n        ${call}` : undefined;
+  }
+  return `    assert ${call} == ${value}`;
+}
+
+/** Python module names of changed source files (`pkg/mod.py` → `pkg.mod`). */
+export function moduleNames(paths: string[]): string[] {
+  return paths
+    .filter((p) => p.endsWith(".py"))
+    .map((p) =>
+      p
+        .replace(/\.py$/, "")
+        .replace(/\/__init__$/, "")
+        .split("/")
+        .join("."),
+    )
+    .filter((m) => /^[A-Za-z_][\w.]*$/.test(m));
+}
+
+/** A test file for one example: the changed modules' names in scope, then the check. */
+export function exampleTest(check: string, modules: string[]): string {
+  const imports = modules.map((m) => `from ${m} import *  # noqa: F401,F403`).join("\n");
+  return `import pytest  # noqa: F401\n${imports}\n\n\ndef test_claimed_example():\n${check}\n`;
+}

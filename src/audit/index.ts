@@ -4,8 +4,8 @@ import type { ChatModel } from "../llm/types.js";
 import type { Audit, Claim } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changesFromDiff } from "./changes.js";
-import { parseClaim, splitClaims } from "./claims.js";
-import { runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
+import { exampleCheck, exampleTest, moduleNames, parseClaim, splitClaims } from "./claims.js";
+import { isTestFile, runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
 import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
 import { renderAudit } from "./render.js";
 import type { DifferentialReport, FileChange } from "./types.js";
@@ -103,6 +103,24 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
       );
     }
   }
+  // Offline, a sentence that gives a concrete example (`f(x)` returns `y`) is checked by running that example.
+  if (!modelView) {
+    const modules = moduleNames(
+      changes.filter((c) => c.after !== null && !isTestFile(c.path)).map((c) => c.path),
+    );
+    modelView = sentences.map((text, i) => {
+      const check = exampleCheck(text);
+      const parsed: ModelClaim = { text, kind: "other" };
+      return check
+        ? {
+            ...parsed,
+            kind: "behaviour",
+            testPath: `${SCRATCH}/test_example_${i + 1}.py`,
+            test: exampleTest(check, modules),
+          }
+        : parsed;
+    });
+  }
   const extraTests = Object.fromEntries(
     (modelView ?? []).flatMap((c) => (c.testPath && c.test ? [[c.testPath, c.test]] : [])),
   );
@@ -117,15 +135,13 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
     const parsed = parseClaim(text, testIds, evidence.changedFunctions);
     return judgeClaim(kind && kind !== "other" ? { ...parsed, kind } : parsed, evidence);
   };
-  const claims = (
-    modelView
-      ? modelView.map((c) => {
-          if (c.testPath) return judgeByTest({ ...c, testPath: c.testPath }, full);
-          const judged = offline(c.text, c.kind);
-          return c.rejected ? { ...judged, evidence: `${judged.evidence} (${c.rejected})` } : judged;
-        })
-      : sentences.map((s) => offline(s))
-  ).map(revise);
+  const claims = modelView
+    .map((c) => {
+      if (c.testPath) return judgeByTest({ ...c, testPath: c.testPath }, full);
+      const judged = offline(c.text, c.kind);
+      return c.rejected ? { ...judged, evidence: `${judged.evidence} (${c.rejected})` } : judged;
+    })
+    .map(revise);
   if (claims.length === 0)
     notes.push("The explanation makes no claim; only the behaviour changes are reported.");
 

@@ -105,6 +105,8 @@ const firstLine = (s?: string): string => s?.split("\n")[0]?.trim() ?? "";
 
 /** A claim judged by its own generated test, run on both sides of the change. */
 export function judgeByTest(claim: ModelClaim & { testPath: string }, report: DifferentialReport): Claim {
+  if (!report.ran)
+    return { text: claim.text, verdict: "unverified", evidence: "the change was not executed (see notes)" };
   const results = report.tests.filter((t) => t.id.startsWith(`${claim.testPath}::`));
   const name = (id: string) => "`" + (id.split("::").pop() ?? id) + "`";
   if (results.length === 0) {

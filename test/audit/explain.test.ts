@@ -64,7 +64,11 @@ describe("hypofix explain on fixture changes (docker)", () => {
     expect(evidence.calls.length).toBeGreaterThanOrEqual(3);
     expect(evidence.calls.filter((c) => c.changed)).toEqual([]);
     expect(a.behaviourChanges).toEqual([]);
-    expect(a.claims.map((c) => c.verdict)).toEqual(["confirmed", "confirmed"]);
+    expect(a.claims.map((c) => c.verdict)).toEqual(["confirmed", "confirmed", "confirmed"]);
+    // The example the message gives is run on both sides.
+    expect(a.claims[2]?.evidence).toContain(
+      "`test_claimed_example` passes after the change; and before it too",
+    );
     expect(verdict).toBe("confirmed");
     expect(a.notes.join("\n")).toMatch(
       /shop\/pricing\.py::total: TypeError: cannot pickle 'generator' object — not replayed/,
@@ -76,6 +80,9 @@ describe("hypofix explain on fixture changes (docker)", () => {
     const claim = a.claims.find((c) => c.text.startsWith("Fixes test_tenoff_small_total"));
     expect(claim?.verdict).toBe("contradicted");
     expect(claim?.evidence).toContain("is failed: AssertionError: assert -5 == 0 after");
+    const example = a.claims.find((c) => c.text === "`discount(5, 'TENOFF')` now returns `0`.");
+    expect(example?.verdict).toBe("contradicted");
+    expect(example?.evidence).toContain("fails after the change (failed: AssertionError: assert -5 == 0)");
     expect(verdict).toBe("contradicted");
   });
 

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { changedFunctions, changesFromDiff } from "../../src/audit/changes.js";
-import { parseClaims, splitClaims } from "../../src/audit/claims.js";
+import { exampleCheck, exampleTest, moduleNames, parseClaims, splitClaims } from "../../src/audit/claims.js";
 import { renderAudit } from "../../src/audit/render.js";
 import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
 import {
@@ -80,6 +80,28 @@ describe("claims", () => {
       ["preserve", [], ["shop/pricing.py::discount"], false],
       ["other", [], [], false],
     ]);
+  });
+});
+
+describe("examples in claims", () => {
+  it("turns a concrete example into a check, and leaves prose alone", () => {
+    expect(exampleCheck("Now `median([1, 2]) == 1.5`.")).toBe("    assert median([1, 2]) == 1.5");
+    expect(exampleCheck("`discount(5, 'TENOFF')` now returns `0`.")).toBe(
+      "    assert discount(5, 'TENOFF') == 0",
+    );
+    expect(exampleCheck("`parse('x')` raises `ValueError`.")).toBe(
+      "    with pytest.raises(ValueError):\n        parse('x')",
+    );
+    expect(exampleCheck("The `discount` function returns `0` for small totals.")).toBeUndefined();
+    expect(exampleCheck("Fixes the bug.")).toBeUndefined();
+  });
+
+  it("imports the changed modules into the example's test", () => {
+    const modules = moduleNames(["shop/pricing.py", "shop/__init__.py", "README.md"]);
+    expect(modules).toEqual(["shop.pricing", "shop"]);
+    expect(exampleTest("    assert f(1) == 2", modules)).toContain(
+      "from shop.pricing import *  # noqa: F401,F403\nfrom shop import *",
+    );
   });
 });
 
