@@ -319,7 +319,7 @@ function footer(result: Result, meta: ReportMeta): string {
   const test = result.failingTests[0];
   const reproduce =
     example && test
-      ? ` · Reproduce an observation locally: ${code(`hypofix observe . --test ${test} --experiment '${example.experiment}'`)}`
+      ? ` · Reproduce an observation locally: ${code(`hypofix observe . --test ${shellQuote(test)} --experiment ${shellQuote(example.experiment)}`)}`
       : "";
   return [
     "<details><summary>How this was produced</summary>",
@@ -328,6 +328,11 @@ function footer(result: Result, meta: ReportMeta): string {
     `Rerun: comment ${code("/fix")}${reproduce}`,
     "</details>",
   ].join("\n");
+}
+
+/** POSIX single-quoting, so the command can be pasted as it is. */
+function shellQuote(text: string): string {
+  return /^[\w./:@=+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function formatDuration(ms: number): string {

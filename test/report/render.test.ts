@@ -197,4 +197,13 @@ describe("renderReport", () => {
     expect(md).toContain("passed on 2 of 3 reruns");
     expect(markdownProblems(md)).toEqual([]);
   });
+
+  it("quotes the reproduce command so it can be pasted into a shell", () => {
+    const result = fixedResult();
+    result.steps[0]!.experiment = "b bank.py:22 ;; c ;; p self.owner == 'ada'";
+    const md = renderReport(result, META);
+    expect(md).toContain(
+      "--test tests/test_bank.py::test_withdraw_entire_balance --experiment 'b bank.py:22 ;; c ;; p self.owner == '\\''ada'\\'''",
+    );
+  });
 });
