@@ -213,6 +213,7 @@ export function revise(claim: Claim): Claim {
   return claim;
 }
 
+/** result.confidence.audit: contradicted when any claim is, confirmed when one is and none is contradicted, else not-run. */
 export function auditVerdict(audit: Pick<Audit, "claims">): AuditVerdict {
   if (audit.claims.some((c) => c.verdict === "contradicted")) return "contradicted";
   if (audit.claims.some((c) => c.verdict === "confirmed")) return "confirmed";
