@@ -436,7 +436,7 @@ export function candidatesForLine(input: LineInput): Candidate[] {
     }
     if (t.text === "not" && next && next.text !== "in" && prev?.text !== "is") {
       push(
-        1,
+        0,
         "negated-condition",
         `the condition at line ${lineNo} is negated by mistake: the ${code("not")} should go`,
         replaceEdit(lineNo, text, tokens, i, Math.min(tokens.length - 1, i + 1), t.start, next.start, ""),
