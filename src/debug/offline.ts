@@ -8,6 +8,7 @@ import {
   BUILTINS,
   KEYWORDS,
   candidatesForLine,
+  initialisationCandidates,
   renderEdits,
   scopeNames,
   tokenize,
@@ -74,8 +75,11 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const candidates: EngineRun["candidates"] = [];
       const failureText = bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure";
       const lines = rankLines(bug.suspicious, options.minScore ?? 0).slice(0, MAX_LINES);
-      const plan = await planHypotheses(bug, lines);
-      const probed = new Map<number, string | undefined>();
+      const plan = [...(await unboundNameHypotheses(bug)), ...(await planHypotheses(bug, lines))];
+      // Hypotheses drawn from the failure itself need no probe: the failure is their observation.
+      const probed = new Map<number, string | undefined>([
+        [UNBOUND, ` The failing test stopped with ${code(clip(failureText, 160))}.`],
+      ]);
       for (const item of plan) {
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
         const { susp, rank, text, fn, scope, template, source } = item;
@@ -194,6 +198,47 @@ async function planHypotheses(bug: BugContext, lines: SuspiciousLine[]): Promise
     .map((p, order) => ({ p, order }))
     .sort((a, b) => tier(a.p) - tier(b.p) || a.order - b.order)
     .map(({ p }) => p);
+}
+
+/** The plan index of hypotheses drawn from the failure message rather than from a ranked line. */
+const UNBOUND = -1;
+
+/** A NameError or UnboundLocalError names a variable: initialising it is the first hypothesis. */
+async function unboundNameHypotheses(bug: BugContext): Promise<PlannedHypothesis[]> {
+  const failure = bug.failure;
+  if (!failure || !/^(NameError|UnboundLocalError)$/.test(failure.type)) return [];
+  const name = /'(\w+)'/.exec(failure.message)?.[1];
+  const files = new Set(bug.suspicious.map((l) => l.file));
+  const frame = [...failure.frames].reverse().find((f) => files.has(f.file));
+  if (!name || !frame) return [];
+  const fn = enclosing(bug.functions, frame);
+  if (!fn) return [];
+  const source = await bug.readSource(frame.file);
+  const all = source.split("\n");
+  const lines = all.slice(fn.startLine, fn.endLine).map((text, i) => ({ line: fn.startLine + 1 + i, text }));
+  const scope = scopeNames(all.slice(fn.startLine - 1, fn.endLine).join("\n"));
+  return initialisationCandidates(name, lines).map((template) => {
+    const line = template.edits[0]!.line;
+    const susp: SuspiciousLine = {
+      file: frame.file,
+      line,
+      function: fn.qualname,
+      score: 0,
+      failed: 0,
+      passed: 0,
+    };
+    const edits = template.edits.map((e) => ({ ...e, file: frame.file }));
+    return {
+      lineIndex: UNBOUND,
+      rank: 0,
+      susp,
+      text: all[line - 1] ?? "",
+      source,
+      fn,
+      scope,
+      template: { ...template, edits },
+    };
+  });
 }
 
 async function observe(

@@ -18,7 +18,8 @@ export type MutatorClass =
   | "missing-return"
   | "swapped-arguments"
   | "wrong-index"
-  | "literal";
+  | "literal"
+  | "missing-init";
 
 export interface Candidate {
   mutator: MutatorClass;
@@ -331,6 +332,17 @@ export function candidatesForLine(input: LineInput): Candidate[] {
         );
       }
     }
+    // An empty string and a single space, the literal mistake that survives review.
+    if (t.kind === "string" && /^(['"])( ?)\1$/.test(t.text)) {
+      const q = t.text[0]!;
+      const alt = t.text.length === 2 ? `${q} ${q}` : `${q}${q}`;
+      push(
+        3,
+        "literal",
+        `the string ${code(t.text)} at line ${lineNo} should be ${code(alt)}`,
+        tokenEdit(i, alt),
+      );
+    }
     // Boolean constants and min/max.
     if (t.text === "True" || t.text === "False") {
       const alt = t.text === "True" ? "False" : "True";
@@ -542,6 +554,47 @@ export function candidatesForLine(input: LineInput): Candidate[] {
       seen.add(key);
       return true;
     });
+}
+
+/**
+ * A name the failing run found unbound (NameError, UnboundLocalError) is
+ * initialised above its first use in the function, with the value its uses suggest.
+ */
+export function initialisationCandidates(name: string, lines: { line: number; text: string }[]): Candidate[] {
+  const uses = lines.filter((l) => tokenize(l.text).some((t) => t.kind === "name" && t.text === name));
+  const use = uses[0];
+  if (!use || /^\s*(def|class)\s/.test(use.text)) return [];
+  // Above the body-level statement that holds the first use, so a loop does not reset it.
+  const indent = (t: string) => /^\s*/.exec(t)![0].length;
+  const bodyIndent = indent(lines.find((l) => l.text.trim() !== "")?.text ?? "");
+  const at = lines.indexOf(use);
+  const first =
+    lines
+      .slice(0, at + 1)
+      .reverse()
+      .find((l) => l.text.trim() !== "" && indent(l.text) <= bodyIndent) ?? use;
+  const body = uses.map((l) => l.text).join("\n");
+  const escaped = name.replace(/\W/g, "");
+  const guesses = [
+    new RegExp(`\\b${escaped}\\.(append|extend|insert|pop)\\(`).test(body) ? "[]" : undefined,
+    new RegExp(`\\b${escaped}\\[[^\\]]*\\]\\s*=|\\b${escaped}\\.(get|items|keys|values|setdefault)\\(`).test(
+      body,
+    )
+      ? "{}"
+      : undefined,
+    new RegExp(`\\b${escaped}\\s*\\+=\\s*['"]`).test(body) ? "''" : undefined,
+    new RegExp(`\\b${escaped}\\s*[-+*]=`).test(body) ? "0" : undefined,
+    "[]",
+    "{}",
+    "0",
+    "''",
+  ].filter((g): g is string => g !== undefined);
+  return [...new Set(guesses)].map((value, k) => ({
+    mutator: "missing-init" as const,
+    rank: k === 0 ? 0 : 3,
+    edits: [{ op: "ADD" as const, line: first.line, stmt: `${name} = ${value}` }],
+    claim: `${code(name)} is used at line ${use.line} before it is ever set: it should start as ${code(value)} before line ${first.line}`,
+  }));
 }
 
 /** `REPLACE(14, "!=", "==") AND RUN`. */

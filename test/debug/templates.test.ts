@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { applyEdits, parseExperiment } from "../../src/lang/python/experiment.js";
-import { candidatesForLine, renderEdits, scopeNames, type MutatorClass } from "../../src/debug/templates.js";
+import {
+  candidatesForLine,
+  initialisationCandidates,
+  renderEdits,
+  scopeNames,
+  type MutatorClass,
+} from "../../src/debug/templates.js";
 
 /** Each template is the inverse of a mutation: buggy line → the fixed line it must offer. */
 const REVERSALS: [MutatorClass, string, string][] = [
@@ -24,6 +30,7 @@ const REVERSALS: [MutatorClass, string, string][] = [
   ["wrong-index", "    return xs[-1]", "    return xs[0]"],
   ["literal", "    return max(a, b)", "    return min(a, b)"],
   ["literal", "    found = True", "    found = False"],
+  ["literal", "    return ' '.join(parts)", "    return ''.join(parts)"],
 ];
 
 describe("candidatesForLine", () => {
@@ -75,5 +82,36 @@ describe("scopeNames", () => {
         "def f(self, a, b=2, *rest):\n    for i, x in enumerate(a):\n        total = len(x)\n        self.y = 1\n",
       ),
     ).toEqual(["a", "b", "rest", "i", "x", "total"]);
+  });
+});
+
+describe("initialisationCandidates", () => {
+  it("initialises an unbound name above the body-level statement holding its first use, with the value its uses suggest", () => {
+    const lines = [
+      "    divisor = 2",
+      "    while number > 1:",
+      "        while number % divisor == 0:",
+      "            factors.append(divisor)",
+      "    return factors",
+    ].map((text, i) => ({ line: 10 + i, text }));
+    const [first, ...rest] = initialisationCandidates("factors", lines);
+    expect(first).toMatchObject({ rank: 0, edits: [{ op: "ADD", line: 11, stmt: "factors = []" }] });
+    expect(rest.map((c) => (c.edits[0]!.op === "ADD" ? c.edits[0]!.stmt : ""))).toEqual([
+      "factors = {}",
+      "factors = 0",
+      "factors = ''",
+    ]);
+  });
+
+  it("guesses a dict for subscript assignment and nothing for an unknown name", () => {
+    const lines = [
+      { line: 3, text: "    for w in words:" },
+      { line: 4, text: "        table[w] = table.get(w, 0) + 1" },
+    ];
+    expect(initialisationCandidates("table", lines)[0]?.edits[0]).toMatchObject({
+      line: 3,
+      stmt: "table = {}",
+    });
+    expect(initialisationCandidates("missing", lines)).toEqual([]);
   });
 });
