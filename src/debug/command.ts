@@ -1,18 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { auditPatch } from "../audit/index.js";
 import { loadConfig } from "../config.js";
-import type { ChatModel } from "../llm/types.js";
-import type { Usage } from "../result.js";
-import type { DebugEngine } from "./types.js";
-import { createPythonRuntime } from "../lang/python/index.js";
 import { createLogger } from "../log.js";
 import { runFix } from "../pipeline.js";
 import { loadRepoConfig } from "../repo-config.js";
-import { createChatModel } from "../llm/openai-model.js";
-import { createLlmEngine } from "./llm.js";
-import { createOfflineEngine } from "./offline.js";
+import { createFixRun } from "./setup.js";
 
 /** Exit codes of DESIGN.md: 0 validated patch, 1 none, 2 bad input or infrastructure error. */
 const EXIT = { fixed: 0, "no-fix": 1, "not-reproduced": 1, flaky: 1, error: 2 } as const;
@@ -58,33 +51,18 @@ export function registerFixCommand(program: Command): void {
         const config = loadConfig();
         const repoConfig = await loadRepoConfig(repoDir);
         const log = createLogger(process.env.LOG_LEVEL ?? "warn");
-        const engine =
-          opts.engine === "offline" ? { engine: createOfflineEngine() } : llmEngine(config, repoConfig, log);
+        const run = createFixRun({ engine: opts.engine, config, repoConfig, log });
         const started = Date.now();
         const outcome = await runFix({
+          ...run,
           repoDir: resolve(repoDir),
           tests: opts.test,
-          engine: engine.engine,
           backend: opts.sandbox,
           config,
           repoConfig,
-          makeRuntime: (sandbox) => createPythonRuntime(sandbox, { log }),
-          audit: async (input) =>
-            (
-              await auditPatch({
-                sandbox: input.sandbox,
-                runtime: input.runtime,
-                patch: input.edits.map((e) => ({ path: e.file, before: e.before, after: e.after })),
-                claims: input.explanation,
-                failingTests: input.failingTests,
-                engine: engine.model ? "llm" : "offline",
-                ...(engine.model ? { model: engine.model } : {}),
-              })
-            ).audit,
           progress: (line) =>
             process.stderr.write(`hypofix: [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`),
           log,
-          ...(engine.usage ? { usage: engine.usage } : {}),
         });
         const out = resolve(opts.out);
         await mkdir(out, { recursive: true });
@@ -101,17 +79,4 @@ export function registerFixCommand(program: Command): void {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
-}
-
-function llmEngine(
-  config: ReturnType<typeof loadConfig>,
-  repoConfig: Awaited<ReturnType<typeof loadRepoConfig>>,
-  log: ReturnType<typeof createLogger>,
-): { engine: DebugEngine; usage?: () => Usage; model?: ChatModel } {
-  const model = createChatModel(config, log);
-  return {
-    engine: createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches }),
-    usage: () => model.usage,
-    model,
-  };
 }

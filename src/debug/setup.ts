@@ -1,4 +1,4 @@
-import { auditPatch } from "../audit/index.js";
+import { pipelineAudit } from "../audit/index.js";
 import type { Config } from "../config.js";
 import { createPythonRuntime } from "../lang/python/index.js";
 import { createChatModel } from "../llm/openai-model.js";
@@ -26,18 +26,7 @@ export function createFixRun(options: {
       ? createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches })
       : createOfflineEngine(),
     makeRuntime: (sandbox) => createPythonRuntime(sandbox, { log }),
-    audit: async (input) =>
-      (
-        await auditPatch({
-          sandbox: input.sandbox,
-          runtime: input.runtime,
-          patch: input.edits.map((e) => ({ path: e.file, before: e.before, after: e.after })),
-          claims: input.explanation,
-          failingTests: input.failingTests,
-          engine: model ? "llm" : "offline",
-          ...(model ? { model } : {}),
-        })
-      ).audit,
+    audit: pipelineAudit({ engine: model ? "llm" : "offline", ...(model ? { model } : {}) }),
     ...(model ? { usage: () => model.usage } : {}),
   };
 }
