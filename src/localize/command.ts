@@ -4,7 +4,7 @@ import { UserError } from "../errors.js";
 import { createPythonRuntime } from "../lang/python/index.js";
 import { createLogger } from "../log.js";
 import { createChatModel } from "../llm/openai-model.js";
-import { createSandbox } from "../sandbox/index.js";
+import { withSandbox } from "../sandbox/index.js";
 import { localize, type Localization } from "./index.js";
 
 interface LocalizeCliOptions {
@@ -50,54 +50,47 @@ export function registerLocalizeCommand(program: Command): void {
       const log = createLogger();
       // Configuration problems surface before a sandbox is started.
       const model = opts.engine === "llm" ? createChatModel(config, log) : undefined;
-      const sandbox = await createSandbox(
+      await withSandbox(
         opts.sandbox,
         { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
         log,
-      );
-      const onSignal = () => void sandbox.dispose().finally(() => process.exit(130));
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
-      try {
-        const runtime = createPythonRuntime(sandbox, { log });
-        const run = await runtime.runTests(opts.test);
-        const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error");
-        if (failing.length === 0) {
-          const why = run.errors.length > 0 ? run.errors.join("; ") : "they pass here";
-          process.stderr.write(`hypofix: none of the tests fails: ${why}\n`);
-          process.exitCode = 1;
-          return;
-        }
-        const result = await localize({
-          runtime,
-          files: sandbox,
-          failingTests: failing.map((t) => t.id),
-          failures: failing,
-          engine: opts.engine,
-          formula: opts.formula,
-          runs,
-          maxCalls,
-          log,
-          ...(model ? { model } : {}),
-        });
-        const usage = model?.usage ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 };
-        if (opts.json) {
-          const { coverage: _coverage, sbfl: _sbfl, ...rest } = result;
-          const out = {
+        async (sandbox) => {
+          const runtime = createPythonRuntime(sandbox, { log });
+          const run = await runtime.runTests(opts.test);
+          const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error");
+          if (failing.length === 0) {
+            const why = run.errors.length > 0 ? run.errors.join("; ") : "they pass here";
+            process.stderr.write(`hypofix: none of the tests fails: ${why}\n`);
+            process.exitCode = 1;
+            return;
+          }
+          const result = await localize({
+            runtime,
+            files: sandbox,
             failingTests: failing.map((t) => t.id),
-            ...rest,
-            lines: result.lines.slice(0, LINES_SHOWN),
-            usage,
-          };
-          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-        } else {
-          process.stdout.write(render(result));
-        }
-      } finally {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-        await sandbox.dispose();
-      }
+            failures: failing,
+            engine: opts.engine,
+            formula: opts.formula,
+            runs,
+            maxCalls,
+            log,
+            ...(model ? { model } : {}),
+          });
+          const usage = model?.usage ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 };
+          if (opts.json) {
+            const { coverage: _coverage, sbfl: _sbfl, ...rest } = result;
+            const out = {
+              failingTests: failing.map((t) => t.id),
+              ...rest,
+              lines: result.lines.slice(0, LINES_SHOWN),
+              usage,
+            };
+            process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+          } else {
+            process.stdout.write(render(result));
+          }
+        },
+      );
     });
 }
 

@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { loadConfig } from "../config.js";
 import { UserError } from "../errors.js";
 import { createLogger } from "../log.js";
-import { createSandbox } from "./index.js";
+import { withSandbox } from "./index.js";
 
 /** Exit code for a command killed at its timeout, as GNU timeout reports it. */
 export const TIMEOUT_EXIT_CODE = 124;
@@ -38,33 +38,25 @@ export function registerSandboxCommand(program: Command): void {
         if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
           throw new UserError(`invalid --timeout ${opts.timeout}`, "give a positive number of milliseconds");
         }
-        const sandbox = await createSandbox(
+        await withSandbox(
           opts.sandbox,
           { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
           createLogger(),
+          async (sandbox) => {
+            const res = await sandbox.exec(command, { timeoutMs });
+            process.stdout.write(res.stdout);
+            process.stderr.write(res.stderr);
+            if (res.timedOut) {
+              process.stderr.write(`hypofix: command timed out after ${timeoutMs} ms and was killed\n`);
+              process.exitCode = TIMEOUT_EXIT_CODE;
+            } else if (res.exitCode === null) {
+              process.stderr.write("hypofix: command was killed (memory limit or a signal)\n");
+              process.exitCode = KILLED_EXIT_CODE;
+            } else {
+              process.exitCode = res.exitCode;
+            }
+          },
         );
-        // Ctrl-C must not leave a container behind.
-        const onSignal = () => void sandbox.dispose().finally(() => process.exit(130));
-        process.once("SIGINT", onSignal);
-        process.once("SIGTERM", onSignal);
-        try {
-          const res = await sandbox.exec(command, { timeoutMs });
-          process.stdout.write(res.stdout);
-          process.stderr.write(res.stderr);
-          if (res.timedOut) {
-            process.stderr.write(`hypofix: command timed out after ${timeoutMs} ms and was killed\n`);
-            process.exitCode = TIMEOUT_EXIT_CODE;
-          } else if (res.exitCode === null) {
-            process.stderr.write("hypofix: command was killed (memory limit or a signal)\n");
-            process.exitCode = KILLED_EXIT_CODE;
-          } else {
-            process.exitCode = res.exitCode;
-          }
-        } finally {
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
-          await sandbox.dispose();
-        }
       },
     );
 }

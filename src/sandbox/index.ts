@@ -3,7 +3,7 @@ import { UserError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { DockerSandbox, dockerClient, imageExists, pingDocker } from "./docker.js";
 import { LocalSandbox } from "./local.js";
-import type { Sandbox, SandboxOptions } from "./types.js";
+import type { Sandbox, SandboxBackend, SandboxOptions } from "./types.js";
 
 export * from "./types.js";
 
@@ -69,4 +69,27 @@ export async function createSandbox(
     process.stderr.write(`hypofix: warning: ${why}; running in the local sandbox, without isolation\n`);
   }
   return LocalSandbox.create(options);
+}
+
+/**
+ * Runs `work` in a fresh sandbox and disposes it afterwards, also on Ctrl-C or
+ * SIGTERM, so a command line never leaves a container behind.
+ */
+export async function withSandbox<T>(
+  backend: SandboxBackend | "auto",
+  options: SandboxOptions,
+  log: Logger | undefined,
+  work: (sandbox: Sandbox) => Promise<T>,
+): Promise<T> {
+  const sandbox = await createSandbox(backend, options, log);
+  const onSignal = () => void sandbox.dispose().finally(() => process.exit(130));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await work(sandbox);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await sandbox.dispose();
+  }
 }

@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { loadConfig } from "../../config.js";
 import { UserError } from "../../errors.js";
 import { createLogger } from "../../log.js";
-import { createSandbox } from "../../sandbox/index.js";
+import { withSandbox } from "../../sandbox/index.js";
 import { createPythonRuntime, parseExperiment } from "./index.js";
 
 /**
@@ -50,27 +50,20 @@ export function registerObserveCommand(program: Command): void {
           return;
         }
         const log = createLogger();
-        const sandbox = await createSandbox(
+        await withSandbox(
           opts.sandbox,
           { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
           log,
+          async (sandbox) => {
+            const runtime = createPythonRuntime(sandbox, { timeoutMs, log });
+            const obs = await runtime.observe(opts.test, opts.experiment, {
+              timeoutMs,
+              ...(opts.file ? { file: opts.file } : {}),
+            });
+            process.stdout.write(`${obs.observation}\n`);
+            if (obs.kind === "invalid") process.exitCode = 2;
+          },
         );
-        const onSignal = () => void sandbox.dispose().finally(() => process.exit(130));
-        process.once("SIGINT", onSignal);
-        process.once("SIGTERM", onSignal);
-        try {
-          const runtime = createPythonRuntime(sandbox, { timeoutMs, log });
-          const obs = await runtime.observe(opts.test, opts.experiment, {
-            timeoutMs,
-            ...(opts.file ? { file: opts.file } : {}),
-          });
-          process.stdout.write(`${obs.observation}\n`);
-          if (obs.kind === "invalid") process.exitCode = 2;
-        } finally {
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
-          await sandbox.dispose();
-        }
       },
     );
 }
