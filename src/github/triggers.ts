@@ -40,11 +40,20 @@ function repoOf(repository: RepoRef): HypofixJob["repo"] {
   return { owner: repository.owner.login, name: repository.name };
 }
 
-/** A completed check run that failed (and is not Hypofix's own) becomes a ci-failure job. */
-export function triggerFromCheckRun(payload: CheckRunPayload, ownAppId?: number): Trigger {
-  const run = payload.check_run;
+interface FailedRun {
+  head_sha: string;
+  conclusion: string | null;
+  pull_requests: ({ number: number } | null)[];
+}
+
+/** The job for a failed run, or why there is none. */
+function failedRunJob(
+  payload: { installation?: { id: number } | null; repository: RepoRef },
+  run: FailedRun,
+  ids: Pick<HypofixJob, "checkRunId" | "workflowRunId">,
+  headBranch: string | null | undefined,
+): Trigger {
   if (!run.conclusion || !FAILED.has(run.conclusion)) return { ignored: `conclusion is ${run.conclusion}` };
-  if (ownAppId !== undefined && run.app?.id === ownAppId) return { ignored: "check run is Hypofix's own" };
   if (!payload.installation) return { ignored: "payload has no installation" };
   return {
     job: {
@@ -52,29 +61,26 @@ export function triggerFromCheckRun(payload: CheckRunPayload, ownAppId?: number)
       installationId: payload.installation.id,
       repo: repoOf(payload.repository),
       headSha: run.head_sha,
-      checkRunId: run.id,
-      ...(run.check_suite?.head_branch ? { headBranch: run.check_suite.head_branch } : {}),
+      ...ids,
+      ...(headBranch ? { headBranch } : {}),
       ...(run.pull_requests[0] ? { prNumber: run.pull_requests[0].number } : {}),
     },
   };
 }
 
+/** A completed check run that failed (and is not Hypofix's own) becomes a ci-failure job. */
+export function triggerFromCheckRun(payload: CheckRunPayload, ownAppId?: number): Trigger {
+  const run = payload.check_run;
+  if (ownAppId !== undefined && run.app?.id === ownAppId && run.conclusion && FAILED.has(run.conclusion)) {
+    return { ignored: "check run is Hypofix's own" };
+  }
+  return failedRunJob(payload, run, { checkRunId: run.id }, run.check_suite?.head_branch);
+}
+
 /** A completed workflow run that failed becomes a ci-failure job (same id as its check runs'). */
 export function triggerFromWorkflowRun(payload: WorkflowRunPayload): Trigger {
   const run = payload.workflow_run;
-  if (!run.conclusion || !FAILED.has(run.conclusion)) return { ignored: `conclusion is ${run.conclusion}` };
-  if (!payload.installation) return { ignored: "payload has no installation" };
-  return {
-    job: {
-      kind: "ci-failure",
-      installationId: payload.installation.id,
-      repo: repoOf(payload.repository),
-      headSha: run.head_sha,
-      workflowRunId: run.id,
-      ...(run.head_branch ? { headBranch: run.head_branch } : {}),
-      ...(run.pull_requests[0] ? { prNumber: run.pull_requests[0].number } : {}),
-    },
-  };
+  return failedRunJob(payload, run, { workflowRunId: run.id }, run.head_branch);
 }
 
 export type Command = "explain" | "fix";
