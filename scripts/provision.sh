@@ -48,6 +48,9 @@ if [ $with_redis = 1 ] && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1;
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "npm ci"
-  npm ci --no-audit --no-fund >/dev/null
+  log "npm install"
+  # Not `npm ci`: vite lists a Windows-only optional dependency that this registry
+  # does not serve, which `npm ci` counts as a lock mismatch. `npm install` keeps the
+  # locked versions and skips the optional package.
+  npm install --no-audit --no-fund >/dev/null
 fi
