@@ -9,13 +9,17 @@ export interface AppCredentials {
 }
 
 /** The GitHub App's identity from the environment; one message naming every missing variable. */
-export function appCredentials(config: Config, needSecret: boolean): AppCredentials {
+export function appCredentials(
+  config: Config,
+  needSecret: boolean,
+  source: NodeJS.ProcessEnv = process.env,
+): AppCredentials {
   const env = config.env;
   let privateKey: string | null = null;
   let keyProblem = "";
   try {
     // Accepts PRIVATE_KEY (PEM, escaped newlines or base64) and PRIVATE_KEY_PATH, as Probot does.
-    privateKey = getPrivateKey({ env: process.env });
+    privateKey = getPrivateKey({ env: source });
   } catch (err) {
     keyProblem = err instanceof Error ? err.message : String(err);
   }
