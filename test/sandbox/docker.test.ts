@@ -23,6 +23,20 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.dispose());
 
+/**
+ * The pid-limit tests get a container each: killed children stay zombies until
+ * the container's init reaps them, and a test after them must not meet a full
+ * pid table.
+ */
+async function inOwnSandbox(work: (own: Sandbox) => Promise<void>): Promise<void> {
+  const own = await createSandbox("docker", testOptions(repo, { pids: PIDS, memoryMb: MEMORY_MB }));
+  try {
+    await work(own);
+  } finally {
+    await own.dispose();
+  }
+}
+
 describe("docker sandbox", () => {
   it("runs as non-root with no network and no capabilities", async () => {
     const res = await sb.exec(["sh", "-c", "id -u; ls /sys/class/net; grep CapEff /proc/self/status"]);
@@ -75,42 +89,44 @@ describe("docker sandbox", () => {
     expect(ps.stdout).not.toContain("sleep 601");
   });
 
-  it("stops a fork loop at the pid limit, and stays usable", async () => {
-    const script = [
-      "import os, signal, time",
-      "kids = []",
-      "try:",
-      "    while True:",
-      "        pid = os.fork()",
-      "        if pid == 0:",
-      "            time.sleep(600)",
-      "            os._exit(0)",
-      "        kids.append(pid)",
-      "except OSError as e:",
-      "    print('stopped', len(kids), e.errno)",
-      "for pid in kids:",
-      "    os.kill(pid, signal.SIGKILL)",
-    ].join("\n");
-    const res = await sb.exec(["python3", "-c", script], { timeoutMs: 20_000 });
-    expect(res.timedOut).toBe(false);
-    const match = /^stopped (\d+) 11$/.exec(res.stdout.trim()); // 11 = EAGAIN
-    expect(match, res.stdout + res.stderr).not.toBeNull();
-    expect(Number(match?.[1])).toBeLessThan(PIDS);
-    expect((await sb.exec(["true"])).exitCode).toBe(0);
-  });
+  it("stops a fork loop at the pid limit, and stays usable", () =>
+    inOwnSandbox(async (sb) => {
+      const script = [
+        "import os, signal, time",
+        "kids = []",
+        "try:",
+        "    while True:",
+        "        pid = os.fork()",
+        "        if pid == 0:",
+        "            time.sleep(600)",
+        "            os._exit(0)",
+        "        kids.append(pid)",
+        "except OSError as e:",
+        "    print('stopped', len(kids), e.errno)",
+        "for pid in kids:",
+        "    os.kill(pid, signal.SIGKILL)",
+      ].join("\n");
+      const res = await sb.exec(["python3", "-c", script], { timeoutMs: 20_000 });
+      expect(res.timedOut).toBe(false);
+      const match = /^stopped (\d+) 11$/.exec(res.stdout.trim()); // 11 = EAGAIN
+      expect(match, res.stdout + res.stderr).not.toBeNull();
+      expect(Number(match?.[1])).toBeLessThan(PIDS);
+      expect((await sb.exec(["true"])).exitCode).toBe(0);
+    }));
 
-  it("hits the pid limit with a real fork bomb, kills it at the timeout, and stays usable", async () => {
-    // The parent only sleeps, so it needs no fork while the bomb exhausts the pids.
-    const bomb =
-      "import subprocess, time; subprocess.Popen(['sh', '-c', 'b() { b | b & }; b']); time.sleep(600)";
-    const res = await sb.exec(["python3", "-c", bomb], { timeoutMs: 3000 });
-    expect(res).toMatchObject({ timedOut: true, exitCode: null });
-    expect(res.stderr).toContain("Cannot fork");
-    expect(res.durationMs).toBeLessThan(15_000);
-    const ps = await sb.exec(["sh", "-c", PROCESSES]);
-    expect(ps.exitCode).toBe(0);
-    expect(ps.stdout.split("\n").filter((l) => l.startsWith("sh -c b()"))).toEqual([]);
-  });
+  it("hits the pid limit with a real fork bomb, kills it at the timeout, and stays usable", () =>
+    inOwnSandbox(async (sb) => {
+      // The parent only sleeps, so it needs no fork while the bomb exhausts the pids.
+      const bomb =
+        "import subprocess, time; subprocess.Popen(['sh', '-c', 'b() { b | b & }; b']); time.sleep(600)";
+      const res = await sb.exec(["python3", "-c", bomb], { timeoutMs: 3000 });
+      expect(res).toMatchObject({ timedOut: true, exitCode: null });
+      expect(res.stderr).toContain("Cannot fork");
+      expect(res.durationMs).toBeLessThan(15_000);
+      const ps = await sb.exec(["sh", "-c", PROCESSES]);
+      expect(ps.exitCode).toBe(0);
+      expect(ps.stdout.split("\n").filter((l) => l.startsWith("sh -c b()"))).toEqual([]);
+    }));
 
   it("runs commands concurrently", async () => {
     const started = performance.now();
