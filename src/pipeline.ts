@@ -3,7 +3,7 @@ import { auditVerdict } from "./audit/index.js";
 import type { Config } from "./config.js";
 import { UserError } from "./errors.js";
 import type { PythonRuntime } from "./lang/python/runtime.js";
-import type { TestResult, TestRun } from "./lang/python/types.js";
+import type { CoverageReport, TestResult, TestRun } from "./lang/python/types.js";
 import type { Logger } from "./log.js";
 import { sbfl } from "./localize/sbfl.js";
 import { createSandbox } from "./sandbox/index.js";
@@ -27,6 +27,21 @@ export interface AuditInput {
   explanation: string;
 }
 
+export interface LocalizerInput {
+  sandbox: Sandbox;
+  runtime: PythonRuntime;
+  coverage: CoverageReport;
+  failingTests: string[];
+  failures: TestResult[];
+}
+
+export interface LocalizerOutput {
+  entries: Result["localization"];
+  /** Share of the runs that named the top function (AutoFL's confidence), and how many ran. */
+  agreement: number;
+  runs: number;
+}
+
 export interface FixOptions {
   repoDir: string;
   /** pytest node ids; empty: run the suite and take every failing test. */
@@ -38,6 +53,8 @@ export interface FixOptions {
   makeRuntime: (sandbox: Sandbox) => PythonRuntime;
   /** The audit of a validated patch; absent: the report says the audit did not run. */
   audit?: (input: AuditInput) => Promise<Audit>;
+  /** A localizer beside SBFL (AutoFL for the llm engine); absent: SBFL's ranking stands. */
+  localizer?: (input: LocalizerInput) => Promise<LocalizerOutput>;
   /** One line per phase, for humans (stderr in the CLI). */
   progress?: (line: string) => void;
   log?: Logger;
@@ -162,8 +179,31 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     state.localization = ranking.functions
       .filter((f) => forbiddenPath(f.file, rules) === undefined)
       .slice(0, 10);
+    let suspicious = ranking.lines.filter((l) => forbiddenPath(l.file, rules) === undefined);
+    if (options.localizer) {
+      const found = await options.localizer({
+        sandbox,
+        runtime,
+        coverage,
+        failingTests: reruns.reproduced,
+        failures: baseline.tests.filter((t) => reruns.reproduced.includes(t.id)),
+      });
+      const allowed = found.entries.filter((f) => forbiddenPath(f.file, rules) === undefined);
+      if (allowed.length > 0) {
+        state.localization = allowed.slice(0, 10);
+        state.localizationRuns = { agreement: found.agreement, total: found.runs };
+        // The debugger looks first at the lines of the functions the localizer ranked highest.
+        const rank = (l: (typeof suspicious)[number]) => {
+          const i = allowed.findIndex((f) => f.file === l.file && f.function === l.function);
+          return i < 0 ? allowed.length : i;
+        };
+        suspicious = suspicious
+          .map((l, order) => ({ l, order }))
+          .sort((a, b) => rank(a.l) - rank(b.l) || a.order - b.order)
+          .map(({ l }) => l);
+      }
+    }
     state.localization.forEach((f, i) => (f.rank = i + 1));
-    const suspicious = ranking.lines.filter((l) => forbiddenPath(l.file, rules) === undefined);
     const outside = ranking.lines.filter((l) => l.score > 0 && forbiddenPath(l.file, rules) !== undefined);
     if (suspicious.length === 0) {
       phase("localize", "no suspicious line in the source paths");
@@ -291,6 +331,8 @@ interface PartialState {
   sandbox?: "docker" | "local";
   failingTests: string[];
   localization?: Result["localization"];
+  /** Set when a localizer with several runs ranked the functions. */
+  localizationRuns?: { agreement: number; total: number };
   steps: StepRecord[];
   patches: { candidate: Candidate; validation: Validation }[];
   chosen?: { candidate: Candidate; validation: Validation };
@@ -335,11 +377,12 @@ function assemble(
   const top = localization[0];
   const at = state.chosen?.candidate.at;
   const agreement =
-    top && at
+    state.localizationRuns?.agreement ??
+    (top && at
       ? top.file === at.file && (at.function === undefined || top.function === at.function)
         ? 1
         : 0
-      : 0;
+      : 0);
   const claimsAudit = auditVerdict(audit);
   timings.total = Date.now() - started;
   const result = resultSchema.parse({
@@ -379,6 +422,14 @@ function assemble(
     experiments: state.experiments ?? 0,
     durationMs: timings.total,
     ...(at ? { fixedAt: at } : {}),
+    ...(state.localizationRuns
+      ? {
+          localizationRuns: {
+            agreeing: Math.round(state.localizationRuns.agreement * state.localizationRuns.total),
+            total: state.localizationRuns.total,
+          },
+        }
+      : {}),
     notes: state.steps.map((s) => s.note),
   };
   const report = renderReport(result, meta);
