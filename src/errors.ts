@@ -16,10 +16,3 @@ export class UserError extends Error {
     return this.hint ? `${this.message} — ${this.hint}` : this.message;
   }
 }
-
-/** Adds context to an error thrown by a lower layer without losing its cause. */
-export function withContext(context: string, err: unknown): Error {
-  if (err instanceof UserError) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return new Error(`${context}: ${message}`, { cause: err });
-}

@@ -25,8 +25,6 @@ export interface FixPullRequest {
   files: Record<string, string | null>;
   title: string;
   body: string;
-  /** Failing PR this fix answers, linked from the body. */
-  forPr?: number;
 }
 
 /** Branch name for a fix of a given commit: stable, so a retried job reuses it. */

@@ -41,8 +41,6 @@ export interface ProcessorDeps {
   auth(installationId: number, repo: RepoRef): Promise<{ octokit: GitHubClient; token: string }>;
   fix(request: FixRequest): Promise<{ result: Result; report: string; patch: string }>;
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
-  /** Where to fetch from; tests point it at a local repository. */
-  cloneUrl?(repo: RepoRef, fromApi: string): string;
 }
 
 /** New contents of every file a unified diff changes, read from the checkout it applies to. */
@@ -80,7 +78,7 @@ export function createJobProcessor(deps: ProcessorDeps): JobProcessor {
       octokit,
       repo,
       token,
-      cloneUrl: deps.cloneUrl ? deps.cloneUrl(repo, meta.clone_url) : meta.clone_url,
+      cloneUrl: meta.clone_url,
       defaultBranch: meta.default_branch,
     };
     return job.kind === "explain" ? explainJob(run) : fixJob(run);
@@ -145,7 +143,6 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
         files: await patchedFiles(checkout.dir, outcome.patch),
         title: fixTitle(result),
         body: outcome.report,
-        ...(job.prNumber ? { forPr: job.prNumber } : {}),
       });
       await reportCheckRun(octokit, repo, job.headSha, {
         conclusion: "success",
