@@ -1,12 +1,12 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "./errors.js";
-import { registerExplainCommand } from "./audit/command.js";
-import { registerServeCommand } from "./github/command.js";
-import { registerWorkerCommand } from "./queue/command.js";
-import { registerFixCommand } from "./debug/command.js";
-import { registerObserveCommand } from "./lang/python/command.js";
-import { registerLocalizeCommand } from "./localize/command.js";
-import { registerSandboxCommand } from "./sandbox/command.js";
+import { registerExplainCommand } from "./commands/explain.js";
+import { registerServeCommand } from "./commands/serve.js";
+import { registerWorkerCommand } from "./commands/worker.js";
+import { registerFixCommand } from "./commands/fix.js";
+import { registerObserveCommand } from "./commands/observe.js";
+import { registerLocalizeCommand } from "./commands/localize.js";
+import { registerSandboxCommand } from "./commands/sandbox.js";
 
 /**
  * The `hypofix` command. Each subcommand lives beside the layer it drives and

@@ -1,15 +1,7 @@
 import { applyPatch, parsePatch } from "diff";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { checkoutCommit } from "../github/checkout.js";
-import { fetchFailedJobLogs, parsePytestLog } from "../github/ci-log.js";
-import {
-  comment,
-  openFixPullRequest,
-  reportCheckRun,
-  type GitHubClient,
-  type RepoRef,
-} from "../github/publish.js";
+import type { RepoHost } from "../github/outbound/repo-host.js";
 import { loadRepoConfig, type RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
@@ -35,10 +27,10 @@ export interface ExplainRequest {
   context: JobContext;
 }
 
-/** What the worker needs from the rest of Hypofix; the real wiring is in ./wiring.ts. */
+/** What the worker needs from the rest of Hypofix; the real wiring is in src/compose.ts. */
 export interface ProcessorDeps {
-  /** An installation-scoped client, and a read-only token for fetching the repository (it only ever reaches git). */
-  auth(installationId: number, repo: RepoRef): Promise<{ octokit: GitHubClient; token: string }>;
+  /** GitHub for one repository, through the job's installation. */
+  connect(installationId: number, repo: { owner: string; repo: string }): Promise<RepoHost>;
   fix(request: FixRequest): Promise<{ result: Result; report: string; patch: string }>;
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
 }
@@ -68,19 +60,8 @@ const CONCLUSION: Record<Result["status"], "success" | "neutral" | "failure"> = 
 /** Turns a queued job into a fix pull request, a comment, or an /explain reply. */
 export function createJobProcessor(deps: ProcessorDeps): JobProcessor {
   return async (job, context) => {
-    const repo: RepoRef = { owner: job.repo.owner, repo: job.repo.name };
-    const { octokit, token } = await deps.auth(job.installationId, repo);
-    const { data: meta } = await octokit.rest.repos.get({ ...repo });
-    const run: JobRun = {
-      job,
-      context,
-      deps,
-      octokit,
-      repo,
-      token,
-      cloneUrl: meta.clone_url,
-      defaultBranch: meta.default_branch,
-    };
+    const host = await deps.connect(job.installationId, { owner: job.repo.owner, repo: job.repo.name });
+    const run: JobRun = { job, context, deps, host };
     return job.kind === "explain" ? explainJob(run) : fixJob(run);
   };
 }
@@ -90,20 +71,16 @@ interface JobRun {
   job: HypofixJob;
   context: JobContext;
   deps: ProcessorDeps;
-  octokit: GitHubClient;
-  repo: RepoRef;
-  cloneUrl: string;
-  token: string;
-  defaultBranch: string;
+  host: RepoHost;
 }
 
 async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, octokit, repo, cloneUrl, token, defaultBranch } = run;
+  const { job, context, deps, host } = run;
   let tests = job.tests ?? [];
   let ciLog: string | undefined;
   if (job.checkRunId !== undefined || job.workflowRunId !== undefined) {
     try {
-      const facts = parsePytestLog(await fetchFailedJobLogs(octokit, repo, job));
+      const facts = await host.ciFailure(job);
       if (tests.length === 0) tests = facts.failingTests.filter((t) => t.includes("::"));
       if (facts.excerpt) ciLog = facts.excerpt;
     } catch (err) {
@@ -111,14 +88,14 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       context.log.warn({ err: String(err) }, "could not read the CI logs");
     }
   }
-  const checkout = await checkoutCommit({ cloneUrl, sha: job.headSha, token });
+  const checkout = await host.checkout(job.headSha);
   try {
     let repoConfig: RepoConfig;
     try {
       repoConfig = await loadRepoConfig(checkout.dir);
     } catch (err) {
       if (!(err instanceof UserError)) throw err;
-      await reportCheckRun(octokit, repo, job.headSha, {
+      await host.reportCheckRun(job.headSha, {
         conclusion: "action_required",
         title: "Hypofix configuration is invalid",
         summary: err.oneLine(),
@@ -136,26 +113,24 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     const { result } = outcome;
     const title = `Hypofix: ${result.status}`;
     if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request") {
-      const base = await fixBase(octokit, repo, job, defaultBranch);
-      const pr = await openFixPullRequest(octokit, repo, {
+      const pr = await host.openFixPullRequest({
         baseSha: job.headSha,
-        baseBranch: base,
+        baseBranch: await fixBase(host, job),
         files: await patchedFiles(checkout.dir, outcome.patch),
         title: fixTitle(result),
         body: outcome.report,
       });
-      await reportCheckRun(octokit, repo, job.headSha, {
+      await host.reportCheckRun(job.headSha, {
         conclusion: "success",
         title: `Validated fix proposed in #${pr.number}`,
         summary: `${result.reason}\n\n${pr.url}`,
         detailsUrl: pr.url,
       });
-      if (job.prNumber)
-        await comment(octokit, repo, job.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
+      if (job.prNumber) await host.comment(job.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
       return { status: result.status, pullRequest: pr.number };
     }
-    if (job.prNumber) await comment(octokit, repo, job.prNumber, outcome.report);
-    await reportCheckRun(octokit, repo, job.headSha, {
+    if (job.prNumber) await host.comment(job.prNumber, outcome.report);
+    await host.reportCheckRun(job.headSha, {
       conclusion: CONCLUSION[result.status],
       title,
       summary: outcome.report,
@@ -174,30 +149,29 @@ function fixTitle(result: Result): string {
 }
 
 /** A fix targets the failing PR's branch when it lives in this repository, else the branch the run was on. */
-async function fixBase(octokit: GitHubClient, repo: RepoRef, job: HypofixJob, defaultBranch: string) {
+async function fixBase(host: RepoHost, job: HypofixJob): Promise<string> {
   if (job.prNumber) {
-    const { data: pr } = await octokit.rest.pulls.get({ ...repo, pull_number: job.prNumber });
-    const sameRepo = pr.head.repo?.full_name === `${repo.owner}/${repo.repo}`;
-    return sameRepo ? pr.head.ref : pr.base.ref;
+    const pr = await host.pullRequest(job.prNumber);
+    return pr.sameRepoHeadRef ?? pr.baseRef;
   }
-  return job.headBranch ?? defaultBranch;
+  return job.headBranch ?? (await host.repository()).defaultBranch;
 }
 
 async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, octokit, repo, cloneUrl, token } = run;
+  const { job, context, deps, host } = run;
   if (!job.prNumber) throw new UserError("an explain job needs a pull request number");
-  const { data: pr } = await octokit.rest.pulls.get({ ...repo, pull_number: job.prNumber });
-  const checkout = await checkoutCommit({ cloneUrl, sha: job.headSha, alsoFetch: [pr.base.sha], token });
+  const pr = await host.pullRequest(job.prNumber);
+  const checkout = await host.checkout(job.headSha, { alsoFetch: [pr.baseSha] });
   try {
     const { markdown } = await deps.explain({
       repoDir: checkout.dir,
-      base: pr.base.sha,
+      base: pr.baseSha,
       head: job.headSha,
-      description: [pr.title, pr.body ?? ""].join("\n\n"),
+      description: [pr.title, pr.body].join("\n\n"),
       context,
     });
     const reply = job.requestedBy ? `@${job.requestedBy} ${markdown}` : markdown;
-    await comment(octokit, repo, job.prNumber, reply);
+    await host.comment(job.prNumber, reply);
     return { status: "explained" };
   } finally {
     await checkout.dispose();

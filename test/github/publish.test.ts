@@ -7,7 +7,7 @@ import {
   fixBranch,
   openFixPullRequest,
   reportCheckRun,
-} from "../../src/github/publish.js";
+} from "../../src/github/outbound/publish.js";
 
 const repo = { owner: "octo", repo: "calc" };
 const baseSha = "1".repeat(40);

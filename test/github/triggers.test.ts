@@ -4,7 +4,7 @@ import {
   parseCommand,
   triggerFromCheckRun,
   triggerFromWorkflowRun,
-} from "../../src/github/triggers.js";
+} from "../../src/github/inbound/triggers.js";
 import { examplePayload } from "./payloads.js";
 
 type Payload = Parameters<typeof triggerFromCheckRun>[0] & Record<string, unknown>;

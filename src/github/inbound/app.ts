@@ -1,6 +1,6 @@
-import type { Context, Probot } from "probot";
-import type { Enqueued } from "../queue/queue.js";
-import { reportCheckRun } from "./publish.js";
+import type { ApplicationFunction, Context, Probot } from "probot";
+import type { Enqueued } from "../../queue/queue.js";
+import { reportCheckRun } from "../outbound/publish.js";
 import { readRepoConfig } from "./repo-config.js";
 import {
   canTrigger,
@@ -87,4 +87,11 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
       (problem) => context.octokit.rest.issues.createComment(context.issue({ body: problem })),
     );
   });
+}
+
+/** The Probot app: wires webhook handlers to the queue, nothing else. */
+export function hypofixApp(queue: Enqueuer, ownAppId?: number): ApplicationFunction {
+  return (app) => {
+    registerHandlers(app, queue, ownAppId);
+  };
 }

@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { loadConfig } from "../config.js";
 import { UserError } from "../errors.js";
 import { createLogger } from "../log.js";
-import { withSandbox } from "./index.js";
+import { withSandbox } from "../sandbox/index.js";
 
 /** Exit code for a command killed at its timeout, as GNU timeout reports it. */
 export const TIMEOUT_EXIT_CODE = 124;

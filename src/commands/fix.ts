@@ -5,7 +5,7 @@ import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
 import { runFix } from "../pipeline.js";
 import { loadRepoConfig } from "../repo-config.js";
-import { createFixRun } from "./setup.js";
+import { createFixRun } from "../compose.js";
 
 /** Exit codes of DESIGN.md: 0 validated patch, 1 none, 2 bad input or infrastructure error. */
 const EXIT = { fixed: 0, "no-fix": 1, "not-reproduced": 1, flaky: 1, error: 2 } as const;

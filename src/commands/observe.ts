@@ -1,9 +1,9 @@
 import { type Command, Option } from "commander";
-import { loadConfig } from "../../config.js";
-import { UserError } from "../../errors.js";
-import { createLogger } from "../../log.js";
-import { withSandbox } from "../../sandbox/index.js";
-import { createPythonRuntime, parseExperiment } from "./index.js";
+import { loadConfig } from "../config.js";
+import { UserError } from "../errors.js";
+import { createLogger } from "../log.js";
+import { withSandbox } from "../sandbox/index.js";
+import { createPythonRuntime, parseExperiment } from "../lang/python/index.js";
 
 /**
  * `hypofix observe <repo-dir> --test <id> --experiment '<experiment>' [--file <path>]

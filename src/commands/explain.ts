@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
 import { createChatModel } from "../llm/openai-model.js";
-import { explainChange } from "./explain.js";
+import { explainChange } from "../audit/explain.js";
 
 interface ExplainFlags {
   base: string;

@@ -1,4 +1,4 @@
-import type { HypofixJob } from "../queue/job.js";
+import type { HypofixJob } from "../../queue/job.js";
 
 /** Pure mapping from webhook payloads to jobs: what Hypofix reacts to, and why not. */
 

@@ -1,5 +1,5 @@
 import type { Context } from "probot";
-import { REPO_CONFIG_PATH, repoConfigSchema, type RepoConfig } from "../repo-config.js";
+import { REPO_CONFIG_PATH, repoConfigSchema, type RepoConfig } from "../../repo-config.js";
 
 export type ConfigLookup = { config: RepoConfig } | { problem: string };
 

@@ -87,13 +87,20 @@ export async function comment(octokit: GitHubClient, repo: RepoRef, issueNumber:
 
 export type CheckConclusion = "success" | "neutral" | "failure" | "action_required";
 
+export interface CheckOutcome {
+  conclusion: CheckConclusion;
+  title: string;
+  summary: string;
+  detailsUrl?: string;
+}
+
 /** Reports the job's outcome as a Hypofix check run on the commit. */
 export async function reportCheckRun(
   octokit: GitHubClient,
   repo: RepoRef,
   headSha: string,
-  outcome: { conclusion: CheckConclusion; title: string; summary: string; detailsUrl?: string },
-) {
+  outcome: CheckOutcome,
+): Promise<void> {
   await octokit.rest.checks.create({
     ...repo,
     name: "Hypofix",

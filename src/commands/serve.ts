@@ -2,11 +2,11 @@ import type { Command } from "commander";
 import { createProbot } from "probot";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
-import { runWorker } from "../queue/command.js";
+import { runWorker } from "../compose.js";
 import { JobQueue, connectionFromUrl } from "../queue/queue.js";
 import { assertRedisReachable } from "../queue/redis.js";
-import { appCredentials } from "./app-credentials.js";
-import { WEBHOOK_PATH, startWebhookServer } from "./server.js";
+import { appCredentials } from "../github/outbound/app-credentials.js";
+import { WEBHOOK_PATH, startWebhookServer } from "../github/inbound/server.js";
 
 export function registerServeCommand(program: Command): void {
   program

@@ -5,7 +5,7 @@ import { createPythonRuntime } from "../lang/python/index.js";
 import { createLogger } from "../log.js";
 import { createChatModel } from "../llm/openai-model.js";
 import { withSandbox } from "../sandbox/index.js";
-import { localize, type Localization } from "./index.js";
+import { localize, type Localization } from "../localize/index.js";
 
 interface LocalizeCliOptions {
   test: string[];

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createNodeMiddleware, type Probot } from "probot";
-import { hypofixApp } from "../app.js";
-import type { JobQueue } from "../queue/queue.js";
+import { hypofixApp } from "./app.js";
+import type { JobQueue } from "../../queue/queue.js";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
 

@@ -1,0 +1,144 @@
+import type { Probot } from "probot";
+import { createProbot } from "probot";
+import { explainChange } from "./audit/explain.js";
+import { pipelineAudit } from "./audit/index.js";
+import { loadConfig, type Config } from "./config.js";
+import { createLlmEngine } from "./debug/llm.js";
+import { createOfflineEngine } from "./debug/offline.js";
+import { appCredentials } from "./github/outbound/app-credentials.js";
+import type { GitHubClient } from "./github/outbound/publish.js";
+import { createRepoHost } from "./github/outbound/repo-host.js";
+import { createPythonRuntime } from "./lang/python/index.js";
+import { createChatModel } from "./llm/openai-model.js";
+import type { ChatModel } from "./llm/types.js";
+import { localize } from "./localize/index.js";
+import { createLogger, type Logger } from "./log.js";
+import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
+import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
+import { connectionFromUrl } from "./queue/queue.js";
+import { assertRedisReachable } from "./queue/redis.js";
+import { closeOnSignals, startWorker } from "./queue/worker.js";
+import type { RepoConfig } from "./repo-config.js";
+
+/*
+ * Composition: the one place that builds a fix run, the worker's dependencies and
+ * the worker process from the layers below. Commands (src/commands/) call these.
+ */
+
+/** The model engine when an endpoint is configured; otherwise the offline engine. */
+export function defaultEngine(config: Config): "offline" | "llm" {
+  return config.llm.baseURL || config.llm.apiKey ? "llm" : "offline";
+}
+
+/**
+ * The parts of a fix run that depend on the engine: the debugging engine, the
+ * Python runtime, the audit of the validated patch, and the model's token use.
+ * The CLI and the App's worker build a run the same way.
+ */
+export function createFixRun(options: {
+  engine: "offline" | "llm";
+  config: Config;
+  repoConfig: RepoConfig;
+  log: Logger;
+}): Pick<FixOptions, "engine" | "makeRuntime" | "audit" | "usage" | "localizer"> {
+  const { config, repoConfig, log } = options;
+  const model = options.engine === "llm" ? createChatModel(config, log) : undefined;
+  return {
+    engine: model
+      ? createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches })
+      : createOfflineEngine(),
+    makeRuntime: (sandbox) => createPythonRuntime(sandbox, { log }),
+    audit: pipelineAudit({ engine: model ? "llm" : "offline", ...(model ? { model } : {}) }),
+    ...(model
+      ? {
+          usage: () => model.usage,
+          localizer: autoflLocalizer(model, log),
+        }
+      : {}),
+  };
+}
+
+/** AutoFL as the pipeline's localizer: the model explores coverage and code; SBFL stands in when it fails. */
+export function autoflLocalizer(
+  model: ChatModel,
+  log: Logger,
+  runs?: number,
+): (input: LocalizerInput) => Promise<LocalizerOutput> {
+  return async (input) => {
+    const found = await localize({
+      runtime: input.runtime,
+      files: input.sandbox,
+      failingTests: input.failingTests,
+      failures: input.failures,
+      coverage: input.coverage,
+      engine: "llm",
+      model,
+      log,
+      ...(runs !== undefined ? { runs } : {}),
+    });
+    return { entries: found.entries, agreement: found.agreement, runs: found.transcript?.length ?? 0 };
+  };
+}
+
+/** The worker's real dependencies: Probot's installation auth, the pipeline, the audit. Always the Docker sandbox. */
+export function workerDeps(probot: Probot, config: Config, log: Logger): ProcessorDeps {
+  const engine = defaultEngine(config);
+  return {
+    async connect(installationId, repo) {
+      const octokit = (await probot.auth(installationId)) as GitHubClient;
+      // git gets its own token: read-only, for this one repository.
+      const app = (await probot.auth()) as GitHubClient;
+      const { data } = await app.rest.apps.createInstallationAccessToken({
+        installation_id: installationId,
+        repositories: [repo.repo],
+        permissions: { contents: "read" },
+      });
+      return createRepoHost(octokit, data.token, repo);
+    },
+    async fix(request) {
+      const run = createFixRun({ engine, config, repoConfig: request.repoConfig, log: request.context.log });
+      return runFix({
+        ...run,
+        repoDir: request.repoDir,
+        tests: request.tests,
+        backend: "docker",
+        config,
+        repoConfig: request.repoConfig,
+        headSha: request.headSha,
+        log: request.context.log,
+        ...(request.ciLog ? { bugReport: request.ciLog } : {}),
+      });
+    },
+    async explain(request) {
+      return explainChange(request.repoDir, {
+        base: request.base,
+        head: request.head,
+        description: request.description,
+        engine,
+        sandbox: "docker",
+        config,
+        log: request.context.log,
+        ...(engine === "llm" ? { model: createChatModel(config, log) } : {}),
+      });
+    },
+  };
+}
+
+/** Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless --no-worker). */
+export async function runWorker(concurrency: number): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.env.LOG_LEVEL);
+  await assertRedisReachable(config.env.REDIS_URL);
+  const { appId, privateKey } = appCredentials(config, false);
+  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
+  const probot = createProbot({ overrides: { appId, privateKey, log: log.child({ name: "probot" }) } });
+  const worker = startWorker({
+    connection: connectionFromUrl(config.env.REDIS_URL),
+    queueName: config.env.HYPOFIX_QUEUE_NAME,
+    processor: createJobProcessor(workerDeps(probot, config, log)),
+    log,
+    concurrency,
+  });
+  closeOnSignals(worker, log);
+  log.info({ concurrency }, "worker waiting for jobs");
+}

@@ -1,0 +1,80 @@
+import { checkoutCommit, type Checkout } from "./checkout.js";
+import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
+import {
+  comment,
+  openFixPullRequest,
+  reportCheckRun,
+  type CheckOutcome,
+  type FixPullRequest,
+  type GitHubClient,
+  type RepoRef,
+} from "./publish.js";
+
+/** What a job needs to know of a pull request. */
+export interface PullRequestInfo {
+  number: number;
+  title: string;
+  body: string;
+  headSha: string;
+  baseSha: string;
+  /** The head branch, when it lives in this repository (not a fork). */
+  sameRepoHeadRef?: string;
+  baseRef: string;
+}
+
+/**
+ * Everything a job does on GitHub, for one repository through one installation.
+ * The worker receives it through its dependencies; the real one wraps an
+ * installation's Octokit and a read-only token that only ever reaches git.
+ */
+export interface RepoHost {
+  readonly repo: RepoRef;
+  repository(): Promise<{ cloneUrl: string; defaultBranch: string }>;
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  /** Failing test ids and the failure excerpt from the failed Actions jobs of a run. */
+  ciFailure(ids: { checkRunId?: number; workflowRunId?: number }): Promise<CiLogFacts>;
+  checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
+  openFixPullRequest(fix: FixPullRequest): Promise<{ number: number; url: string; branch: string }>;
+  comment(issueNumber: number, body: string): Promise<{ url: string }>;
+  reportCheckRun(headSha: string, outcome: CheckOutcome): Promise<void>;
+}
+
+export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoRef): RepoHost {
+  let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
+  const repository = () =>
+    (meta ??= octokit.rest.repos
+      .get({ ...repo })
+      .then(({ data }) => ({ cloneUrl: data.clone_url, defaultBranch: data.default_branch })));
+  return {
+    repo,
+    repository,
+    async pullRequest(number) {
+      const { data: pr } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
+      const sameRepo = pr.head.repo?.full_name === `${repo.owner}/${repo.repo}`;
+      return {
+        number: pr.number,
+        title: pr.title,
+        body: pr.body ?? "",
+        headSha: pr.head.sha,
+        baseSha: pr.base.sha,
+        baseRef: pr.base.ref,
+        ...(sameRepo ? { sameRepoHeadRef: pr.head.ref } : {}),
+      };
+    },
+    async ciFailure(ids) {
+      return parsePytestLog(await fetchFailedJobLogs(octokit, repo, ids));
+    },
+    async checkout(sha, options = {}) {
+      const { cloneUrl } = await repository();
+      return checkoutCommit({
+        cloneUrl,
+        sha,
+        token,
+        ...(options.alsoFetch ? { alsoFetch: options.alsoFetch } : {}),
+      });
+    },
+    openFixPullRequest: (fix) => openFixPullRequest(octokit, repo, fix),
+    comment: (issueNumber, body) => comment(octokit, repo, issueNumber, body),
+    reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
+  };
+}
