@@ -94,3 +94,12 @@ export type BehaviourChange = z.infer<typeof behaviourChangeSchema>;
 export type Audit = z.infer<typeof auditSchema>;
 export type Result = z.infer<typeof resultSchema>;
 export type Usage = Result["usage"];
+
+export type AuditVerdict = Result["confidence"]["audit"];
+
+/** result.confidence.audit: contradicted when any claim is, confirmed when one is and none is contradicted, else not-run. */
+export function auditVerdict(audit: Pick<Audit, "claims">): AuditVerdict {
+  if (audit.claims.some((c) => c.verdict === "contradicted")) return "contradicted";
+  if (audit.claims.some((c) => c.verdict === "confirmed")) return "confirmed";
+  return "not-run";
+}

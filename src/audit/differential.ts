@@ -1,3 +1,4 @@
+import { isTestFile } from "../lang/python/test-files.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changedFunctions, isPython } from "./changes.js";
@@ -35,9 +36,6 @@ const DEFAULTS = {
 };
 /** Scratch folder inside the sandbox's working tree; removed when the audit ends. */
 export const SCRATCH = ".hypofix-audit";
-
-const TEST_FILE = /(^|\/)(tests?\/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)/;
-export const isTestFile = (path: string): boolean => TEST_FILE.test(path);
 
 /** One side of the change as files to write (null = absent). Base runs head's tests, so both sides run the same tests. */
 function state(changes: FileChange[], side: "base" | "head"): Map<string, string | null> {
@@ -188,16 +186,7 @@ export async function runDifferential(
   if (python.length === 0) {
     const files = changes.map((c) => c.path).join(", ") || "nothing";
     notes.push(`The change touches no Python file (${files}): there is nothing to execute.`);
-    return {
-      changedFunctions: [],
-      tests: [],
-      calls: [],
-      uncapturable: [],
-      testsReaching: {},
-      notes,
-      ran: false,
-      timings: {},
-    };
+    return notRun(notes);
   }
   const extra = Object.entries(opts.extraTests ?? {}).map(([path, content]) => ({
     path,
@@ -243,23 +232,8 @@ export async function runDifferential(
     const replayedBefore = await timed("replay", () => replay(sandbox, "base", before.calls.length, opts));
 
     const tests = diffTests(before, after);
-    const calls: CallDiff[] = before.calls.map((c, i) => {
-      const b = replayedBefore[i] ?? { kind: "missing" };
-      const a = replayedAfter[i] ?? { kind: "missing" };
-      return {
-        ...c,
-        before: b,
-        after: a,
-        changed: !sameOutcome(b, a),
-        contextDependent: c.recorded !== undefined && !sameAsRecorded(c.recorded, b),
-      };
-    });
-    const testsReaching: Record<string, string[]> = {};
-    for (const side of [before, after]) {
-      for (const [target, ids] of side.reaching) {
-        testsReaching[target] = [...new Set([...(testsReaching[target] ?? []), ...ids])];
-      }
-    }
+    const calls = diffCalls(before, replayedBefore, replayedAfter);
+    const testsReaching = reachingTests(before, after);
     notes.push(...runNotes(before, after, tests, calls, opts));
     return {
       changedFunctions: changed,
@@ -275,6 +249,45 @@ export async function runDifferential(
     if (!atBase) await applyState(sandbox, base).catch(() => undefined);
     await exec(sandbox, ["rm", "-rf", SCRATCH]).catch(() => undefined);
   }
+}
+
+function notRun(notes: string[]): DifferentialReport {
+  return {
+    changedFunctions: [],
+    tests: [],
+    calls: [],
+    uncapturable: [],
+    testsReaching: {},
+    notes,
+    ran: false,
+    timings: {},
+  };
+}
+
+/** Each call recorded on base, with its outcome replayed on both sides. */
+function diffCalls(before: Side, replayedBefore: CallOutcome[], replayedAfter: CallOutcome[]): CallDiff[] {
+  return before.calls.map((c, i) => {
+    const b = replayedBefore[i] ?? { kind: "missing" };
+    const a = replayedAfter[i] ?? { kind: "missing" };
+    return {
+      ...c,
+      before: b,
+      after: a,
+      changed: !sameOutcome(b, a),
+      contextDependent: c.recorded !== undefined && !sameAsRecorded(c.recorded, b),
+    };
+  });
+}
+
+/** For each changed function, the tests that reach it on either side. */
+function reachingTests(before: Side, after: Side): Record<string, string[]> {
+  const testsReaching: Record<string, string[]> = {};
+  for (const side of [before, after]) {
+    for (const [target, ids] of side.reaching) {
+      testsReaching[target] = [...new Set([...(testsReaching[target] ?? []), ...ids])];
+    }
+  }
+  return testsReaching;
 }
 
 async function exec(sandbox: Sandbox, argv: string[], timeoutMs = 30_000) {

@@ -1,25 +1,17 @@
 import { createTwoFilesPatch } from "diff";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { ChatModel } from "../llm/types.js";
-import type { Audit, Claim } from "../result.js";
+import { auditVerdict, type Audit, type AuditVerdict, type Claim } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changesFromDiff } from "./changes.js";
 import { exampleCheck, exampleTest, moduleNames, parseClaim, splitClaims } from "./claims.js";
-import { isTestFile, runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
+import { isTestFile } from "../lang/python/test-files.js";
+import { runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
 import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
-import { renderAudit } from "./render.js";
+import { renderAudit } from "../report/audit.js";
 import type { DifferentialReport, FileChange } from "./types.js";
-import {
-  auditVerdict,
-  behaviourChanges,
-  judgeClaim,
-  revise,
-  unverifiedFunctions,
-  type AuditVerdict,
-} from "./verdicts.js";
+import { behaviourChanges, judgeClaim, revise, unverifiedFunctions } from "./verdicts.js";
 
-export { renderAudit } from "./render.js";
-export { auditVerdict, type AuditVerdict } from "./verdicts.js";
 export type { DifferentialOptions } from "./differential.js";
 export type { DifferentialReport, FileChange } from "./types.js";
 

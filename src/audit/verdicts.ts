@@ -1,13 +1,11 @@
-import type { Audit, BehaviourChange, Claim } from "../result.js";
+import type { BehaviourChange, Claim } from "../result.js";
+import { codeSpan as code } from "../text.js";
 import type { CallDiff, CallOutcome, DifferentialReport, Outcome, ParsedClaim, TestDiff } from "./types.js";
-
-export type AuditVerdict = "confirmed" | "contradicted" | "not-run";
 
 const PASSING: Outcome[] = ["passed"];
 const FAILING: Outcome[] = ["failed", "error", "timeout"];
 const EXAMPLES = 3;
 
-const code = (s: string): string => "`" + s.replace(/`/g, "'") + "`";
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
 const keepOutcome = (n: number): string =>
   n === 1 ? "1 test keeps its outcome" : `${n} tests keep their outcome`;
@@ -211,11 +209,4 @@ export function revise(claim: Claim): Claim {
     return { ...claim, revised: `${text} Confirmed by execution: ${claim.evidence}.` };
   }
   return claim;
-}
-
-/** result.confidence.audit: contradicted when any claim is, confirmed when one is and none is contradicted, else not-run. */
-export function auditVerdict(audit: Pick<Audit, "claims">): AuditVerdict {
-  if (audit.claims.some((c) => c.verdict === "contradicted")) return "contradicted";
-  if (audit.claims.some((c) => c.verdict === "confirmed")) return "confirmed";
-  return "not-run";
 }

@@ -1,9 +1,10 @@
 import type { SuspiciousLine } from "../localize/sbfl.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FunctionInfo, Observation } from "../lang/python/types.js";
-import { code } from "../report/markdown.js";
+import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
 import { applyEdits, formatEdit } from "../lang/python/experiment.js";
+import { NO_EXCEPTION } from "../lang/python/render.js";
 import {
   BUILTINS,
   KEYWORDS,
@@ -15,8 +16,6 @@ import {
   type Candidate as Template,
 } from "./templates.js";
 import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
-
-export const NO_EXCEPTION = "[No exception triggered]";
 
 /** Lines tried at most, so a flat SBFL ranking cannot spend the budget on hundreds of ties. */
 const MAX_LINES = 25;
@@ -371,9 +370,4 @@ function describeMiss(obs: Observation, failureText: string): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-export function clip(text: string, max: number): string {
-  const line = text.replace(/\s*\n\s*/g, " ").trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }

@@ -1,5 +1,5 @@
 import { formatEdit, type Edit } from "../lang/python/experiment.js";
-import { code } from "../report/markdown.js";
+import { codeSpan as code } from "../text.js";
 
 /**
  * The offline engine's repair templates. Pure: given one source line (and the

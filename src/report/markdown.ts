@@ -8,15 +8,6 @@ export function fenced(content: string, lang = ""): string {
   return `${fence}${lang}\n${body}${fence}`;
 }
 
-/** An inline code span for one line of text; newlines become spaces. */
-export function code(text: string): string {
-  const line = text.replace(/\s*\n\s*/g, " ");
-  const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = "`".repeat(longest + 1);
-  const pad = line.startsWith("`") || line.endsWith("`") || longest > 0 ? " " : "";
-  return `${ticks}${pad}${line}${pad}${ticks}`;
-}
-
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

@@ -1,5 +1,6 @@
 import type { Patch, Result, Step } from "../result.js";
-import { cell, code, fenced, plain, summaryText } from "./markdown.js";
+import { clip, codeSpan as code } from "../text.js";
+import { cell, fenced, plain, summaryText } from "./markdown.js";
 
 /** What the report says that result.json does not carry: where it ran and how it was measured. */
 export interface ReportMeta {
@@ -351,8 +352,4 @@ function firstSentence(text: string): string {
     }
   }
   return clip(line, 140);
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

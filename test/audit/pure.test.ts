@@ -2,15 +2,10 @@ import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { changedFunctions, changesFromDiff } from "../../src/audit/changes.js";
 import { exampleCheck, exampleTest, moduleNames, parseClaims, splitClaims } from "../../src/audit/claims.js";
-import { renderAudit } from "../../src/audit/render.js";
+import { renderAudit } from "../../src/report/audit.js";
 import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
-import {
-  auditVerdict,
-  behaviourChanges,
-  judgeClaim,
-  revise,
-  unverifiedFunctions,
-} from "../../src/audit/verdicts.js";
+import { auditVerdict } from "../../src/result.js";
+import { behaviourChanges, judgeClaim, revise, unverifiedFunctions } from "../../src/audit/verdicts.js";
 import { parseClaimsReply } from "../../src/audit/llm.js";
 import type { FunctionInfo } from "../../src/lang/python/types.js";
 

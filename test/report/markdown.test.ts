@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cell, code, fenced, markdownProblems, summaryText } from "../../src/report/markdown.js";
+import { cell, fenced, markdownProblems, summaryText } from "../../src/report/markdown.js";
+import { codeSpan as code } from "../../src/text.js";
 
 describe("markdown helpers", () => {
   it("fences with more backticks than the content's longest run", () => {

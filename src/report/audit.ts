@@ -1,5 +1,4 @@
-import type { Audit, Claim } from "../result.js";
-import { auditVerdict } from "./verdicts.js";
+import { auditVerdict, type Audit, type Claim } from "../result.js";
 
 const CELL_CAP = 300;
 const MAX_CHANGES = 20;
