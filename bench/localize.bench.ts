@@ -7,6 +7,7 @@ import { createPythonRuntime } from "../src/lang/python/index.js";
 import { compareScores, sbfl, type SbflFormula } from "../src/localize/sbfl.js";
 import { createSandbox } from "../src/sandbox/index.js";
 import { bugDir, loadBugs, type Bug } from "./corpus-tools/manifest.js";
+import { median } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
 
 const FORMULAS: SbflFormula[] = ["ochiai", "dstar"];
@@ -87,12 +88,17 @@ const localizeBench: Benchmark = {
       }
       accuracy[formula] = acc;
     }
-    const candidates = outcomes.map((o) => o.rank.ochiai.candidates).sort((a, b) => a - b);
-    rows.push({ metric: "median functions ranked per bug", value: candidates[Math.floor(n / 2)] ?? 0 });
+    rows.push({
+      metric: "median functions ranked per bug",
+      value: n > 0 ? median(outcomes.map((o) => o.rank.ochiai.candidates)) : 0,
+    });
     const failed = outcomes.filter((o) => o.error !== undefined);
     const times = outcomes.filter((o) => o.error === undefined).map((o) => o.coverageMs);
-    const medianMs = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
-    rows.push({ metric: "median coverage run per bug", value: medianMs, unit: "ms" });
+    rows.push({
+      metric: "median coverage run per bug",
+      value: times.length > 0 ? Math.round(median(times)) : 0,
+      unit: "ms",
+    });
     if (failed.length > 0) rows.push({ metric: "bugs that failed to run", value: failed.length });
     return { rows, data: { subset, n, accuracy, outcomes } };
   },

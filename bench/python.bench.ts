@@ -57,6 +57,7 @@ const pythonBench: Benchmark = {
   name: "python",
   description:
     "one debugger and one edit-and-run experiment in a warm docker sandbox vs a bare host pytest run of the test; coverage overhead",
+  // One long run on purpose: the measurements share one warm sandbox and one interleaved schedule.
   async run({ subset, timeoutMs }: BenchOptions): Promise<BenchResult> {
     const n = subset === "quick" ? 7 : 21;
     const config = loadConfig();

@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyPatch } from "diff";
+import { applyPatch, parsePatch } from "diff";
 import { loadConfig } from "../src/config.js";
 import { createOfflineEngine } from "../src/debug/offline.js";
 import { candidatesForLine, scopeNames } from "../src/debug/templates.js";
@@ -15,8 +15,9 @@ import { applyEdits, createPythonRuntime, parseExperiment } from "../src/lang/py
 import { runFix } from "../src/pipeline.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import type { Result } from "../src/result.js";
-import { createSandbox } from "../src/sandbox/index.js";
-import { addHeldout, bugDir, copyBug, loadBugs, type Bug } from "./corpus-tools/manifest.js";
+import { bugDir, copyBug, loadBugs, type Bug } from "./corpus-tools/manifest.js";
+import { scoreProject } from "./lib/score.js";
+import { median } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
 
 /** Where the fixes run; `local` (host python) is faster, `docker` is what users get. */
@@ -52,31 +53,18 @@ async function templateReversible(bug: Bug): Promise<boolean> {
   );
 }
 
-/** Runs the visible and held-out tests on the patched copy. */
+/** The proposed patch applied to a scratch copy, scored by bench/lib/score.ts (errors and timeouts count against it). */
 async function isCorrect(bug: Bug, diff: string): Promise<boolean> {
   const dir = await mkdtemp(join(tmpdir(), `hypofix-correct-${bug.id}-`));
   try {
     await copyBug(bug, dir);
-    const file = /^\+\+\+ b\/(.+)$/m.exec(diff)?.[1];
-    if (!file) return false;
-    const patched = applyPatch(await readFile(join(dir, file), "utf8"), diff);
-    if (patched === false) return false;
-    await writeFile(join(dir, file), patched);
-    await addHeldout(bug, dir);
-    const config = loadConfig();
-    const sandbox = await createSandbox("local", {
-      repoDir: dir,
-      image: config.sandbox.image,
-      limits: config.sandbox.limits,
-    });
-    try {
-      const run = await createPythonRuntime(sandbox).runTests();
-      return (
-        run.tests.length > 0 && run.tests.every((t) => t.outcome === "passed" || t.outcome === "skipped")
-      );
-    } finally {
-      await sandbox.dispose();
+    for (const filePatch of parsePatch(diff)) {
+      const file = (filePatch.newFileName ?? "").replace(/^b\//, "");
+      const patched = applyPatch(await readFile(join(dir, file), "utf8"), filePatch);
+      if (patched === false) return false;
+      await writeFile(join(dir, file), patched);
     }
+    return (await scoreProject(bug, dir)).correct;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -124,13 +112,6 @@ async function repairBug(bug: Bug, timeoutMs: number): Promise<BugOutcome> {
       error,
     };
   }
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((1000 * n) / d) / 10);

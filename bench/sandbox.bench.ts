@@ -50,6 +50,7 @@ const sandboxBench: Benchmark = {
   name: "sandbox",
   description:
     "python3 -c pass bare on the host vs exec in a warm docker sandbox (and one docker exec per command); container create+start",
+  // One long run on purpose: the measurements share one warm sandbox and one interleaved schedule.
   async run({ subset, timeoutMs }: BenchOptions): Promise<BenchResult> {
     const n = subset === "quick" ? 20 : 50;
     const creates = subset === "quick" ? 3 : 5;

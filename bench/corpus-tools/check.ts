@@ -7,8 +7,18 @@ import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { mapLimit } from "../lib/stats.js";
 import { runPytest } from "../lib/pytest.js";
-import { applyEdits, formatEdits, parseEdits, type Edit } from "./edits.js";
-import { loadManifest, MANIFEST_PATH, REPO_ROOT, type Bug, type Manifest, type Program } from "./manifest.js";
+import type { Edit } from "../../src/lang/python/experiment.js";
+import {
+  applyInverse,
+  formatEdits,
+  inverseEdits,
+  loadManifest,
+  MANIFEST_PATH,
+  REPO_ROOT,
+  type Bug,
+  type Manifest,
+  type Program,
+} from "./manifest.js";
 
 export interface CheckIssue {
   /** A program name or a bug id. */
@@ -45,8 +55,8 @@ async function listFiles(dir: string): Promise<string[]> {
 function hunkEdits(bug: Bug): Edit[] {
   return bug.hunks.map((h) =>
     h.op === "add"
-      ? { op: "add", line: h.line, text: h.original }
-      : { op: "replace", line: h.line, old: h.buggy, text: h.original },
+      ? { op: "ADD", line: h.line, stmt: h.original }
+      : { op: "REPLACE", line: h.line, old: h.buggy, new: h.original },
   );
 }
 
@@ -93,14 +103,14 @@ async function checkBug(bug: Bug, program: Program, root: string, timeoutMs: num
   }
 
   try {
-    const edits = parseEdits(bug.inverse);
+    const edits = inverseEdits(bug.inverse);
     if (formatEdits(edits) !== formatEdits(hunkEdits(bug))) problems.push("inverse and hunks disagree");
     const [buggy, want] = await Promise.all([
       readFile(join(dir, bug.file), "utf8"),
       readFile(join(original, bug.file), "utf8"),
     ]);
     if (buggy === want) problems.push("the bug's file equals the original");
-    if (applyEdits(buggy, edits) !== want) problems.push("applying the inverse does not give the original");
+    if (applyInverse(buggy, edits) !== want) problems.push("applying the inverse does not give the original");
     const name = bug.function.split(".").at(-1) ?? "";
     if (!new RegExp(`^\\s*def ${name}\\(`, "m").test(want)) problems.push(`no def ${name} in ${bug.file}`);
   } catch (error) {

@@ -4,6 +4,7 @@ import { cp, readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { applyEdits, formatEdit, parseExperiment, type Edit } from "../../src/lang/python/experiment.js";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CORPUS_DIR = join(REPO_ROOT, "bench/corpus");
@@ -152,3 +153,20 @@ export async function addHeldout(bug: Bug, projectDir: string): Promise<string> 
   await cp(heldoutPath(bug), join(projectDir, rel));
   return rel;
 }
+
+/** A bug's `inverse` as edits of the experiment language (one parser: src/lang/python/experiment.ts). */
+export function inverseEdits(inverse: string): Edit[] {
+  const parsed = parseExperiment(inverse);
+  if (!parsed.ok) throw new Error(parsed.error);
+  if (parsed.experiment.kind !== "edit") throw new Error(`not an edit: ${inverse}`);
+  return parsed.experiment.edits;
+}
+
+/** The text with the edits applied; an edit that does not apply is an error. */
+export function applyInverse(text: string, edits: Edit[]): string {
+  const { source, problems } = applyEdits(text, edits);
+  if (problems.length > 0) throw new Error(problems.join(" "));
+  return source;
+}
+
+export const formatEdits = (edits: readonly Edit[]): string => edits.map(formatEdit).join(" AND ");

@@ -2,8 +2,14 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyEdits, parseEdits } from "../../bench/corpus-tools/edits.js";
-import { copyBug, loadBugs, REPO_ROOT, type Bug } from "../../bench/corpus-tools/manifest.js";
+import {
+  applyInverse,
+  copyBug,
+  inverseEdits,
+  loadBugs,
+  REPO_ROOT,
+  type Bug,
+} from "../../bench/corpus-tools/manifest.js";
 import { scoreProject } from "../../bench/lib/score.js";
 
 const scratch: string[] = [];
@@ -32,7 +38,7 @@ describe("scoreProject", () => {
   it("the inverse edit is correct", async () => {
     const { dir, bug } = await copyOfRomanBug();
     const file = join(dir, bug.file);
-    await writeFile(file, applyEdits(await readFile(file, "utf8"), parseEdits(bug.inverse)));
+    await writeFile(file, applyInverse(await readFile(file, "utf8"), inverseEdits(bug.inverse)));
     expect(await scoreProject(bug, dir)).toEqual({
       plausible: true,
       correct: true,

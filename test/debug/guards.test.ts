@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Budget } from "../../src/debug/budget.js";
-import { forbiddenPath, isTestFile } from "../../src/debug/guards.js";
+import { forbiddenPath } from "../../src/debug/guards.js";
 
 describe("forbiddenPath", () => {
   const rules = { sourcePaths: [], ignorePaths: ["vendor"] };
@@ -23,12 +23,6 @@ describe("forbiddenPath", () => {
     const only = { sourcePaths: ["src/"], ignorePaths: [] };
     expect(forbiddenPath("src/a.py", only)).toBeUndefined();
     expect(forbiddenPath("srcx/a.py", only)).toMatch(/outside the configured source paths \(src\/\)/);
-  });
-
-  it("recognises pytest's test file names", () => {
-    expect(isTestFile("test_x.py")).toBe(true);
-    expect(isTestFile("x_test.py")).toBe(true);
-    expect(isTestFile("contest.py")).toBe(false);
   });
 });
 

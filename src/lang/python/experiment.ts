@@ -117,120 +117,141 @@ function abbreviate(s: string, max = 40): string {
   return s.length <= max ? s : `${s.slice(0, max)}...`;
 }
 
-/** A tiny scanner for the edit DSL: COMMAND(line, "str", ...) joined with AND, ending in RUN. */
-function parseEdits(text: string): ParsedExperiment {
-  let pos = 0;
-  const ws = () => {
-    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
-  };
-  const word = () => {
-    ws();
-    const m = /^[A-Za-z_]+/.exec(text.slice(pos));
+/** A tiny scanner for the edit DSL; every method returns an error message a model can act on. */
+class EditScanner {
+  pos = 0;
+  constructor(readonly text: string) {}
+
+  atEnd(): boolean {
+    this.ws();
+    return this.pos >= this.text.length;
+  }
+
+  ws(): void {
+    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+  }
+
+  rest(max = 20): string {
+    return abbreviate(this.text.slice(this.pos), max);
+  }
+
+  word(): string {
+    this.ws();
+    const m = /^[A-Za-z_]+/.exec(this.text.slice(this.pos));
     if (!m) return "";
-    pos += m[0].length;
+    this.pos += m[0].length;
     return m[0];
-  };
-  const expect = (ch: string, what: string): string | undefined => {
-    ws();
-    if (text[pos] === ch) {
-      pos++;
+  }
+
+  expect(ch: string, what: string): string | undefined {
+    this.ws();
+    if (this.text[this.pos] === ch) {
+      this.pos++;
       return undefined;
     }
-    const found = pos < text.length ? `"${abbreviate(text.slice(pos), 20)}"` : "the end of the experiment";
-    return `Expected ${what} at column ${pos + 1}, found ${found}. ${EDIT_HELP}`;
-  };
-  const str = (): { value?: string; error?: string } => {
-    ws();
-    const quote = text[pos];
+    const found = this.pos < this.text.length ? `"${this.rest()}"` : "the end of the experiment";
+    return `Expected ${what} at column ${this.pos + 1}, found ${found}. ${EDIT_HELP}`;
+  }
+
+  /** A single- or double-quoted string with \n, \t, \\ and quote escapes. */
+  str(): { value: string } | { error: string } {
+    this.ws();
+    const { text } = this;
+    const quote = text[this.pos];
     if (quote !== '"' && quote !== "'") {
       return {
-        error: `Expected a quoted string at column ${pos + 1}, found "${abbreviate(text.slice(pos), 20)}". ${EDIT_HELP}`,
+        error: `Expected a quoted string at column ${this.pos + 1}, found "${this.rest()}". ${EDIT_HELP}`,
       };
     }
-    const start = pos;
+    const start = this.pos;
     let value = "";
-    pos++;
-    while (pos < text.length) {
-      const ch = text[pos]!;
-      if (ch === "\\" && pos + 1 < text.length) {
-        const next = text[pos + 1]!;
-        value +=
-          next === "n"
-            ? "\n"
-            : next === "t"
-              ? "\t"
-              : next === "\\" || next === '"' || next === "'"
-                ? next
-                : `\\${next}`;
-        pos += 2;
+    this.pos++;
+    while (this.pos < text.length) {
+      const ch = text[this.pos]!;
+      if (ch === "\\" && this.pos + 1 < text.length) {
+        value += unescape(text[this.pos + 1]!);
+        this.pos += 2;
       } else if (ch === quote) {
-        pos++;
+        this.pos++;
         return { value };
       } else {
         value += ch;
-        pos++;
+        this.pos++;
       }
     }
     return { error: `${unclosed(text, start)} ${EDIT_HELP}` };
-  };
-  const location = (): { line?: number; file?: string; error?: string } => {
-    ws();
-    const m = /^(?:([^\s,():"']+\.py):)?(\d+)/.exec(text.slice(pos));
+  }
+
+  /** `12` or `path/to/file.py:12`. */
+  location(): { line: number; file?: string } | { error: string } {
+    this.ws();
+    const m = /^(?:([^\s,():"']+\.py):)?(\d+)/.exec(this.text.slice(this.pos));
     if (!m) {
       return {
-        error: `Expected a line number at column ${pos + 1}, found "${abbreviate(text.slice(pos), 20)}". ${EDIT_HELP}`,
+        error: `Expected a line number at column ${this.pos + 1}, found "${this.rest()}". ${EDIT_HELP}`,
       };
     }
-    pos += m[0].length;
+    this.pos += m[0].length;
     const line = Number(m[2]);
     if (line < 1) return { error: "Line numbers start at 1." };
-    return { line, file: m[1] };
-  };
+    return { line, ...(m[1] ? { file: m[1] } : {}) };
+  }
+}
 
+function unescape(next: string): string {
+  if (next === "n") return "\n";
+  if (next === "t") return "\t";
+  if (next === "\\" || next === '"' || next === "'") return next;
+  return `\\${next}`;
+}
+
+/** One `REPLACE(...)`, `ADD(...)` or `DEL(...)` after its command word. */
+function parseEdit(scan: EditScanner, op: "REPLACE" | "ADD" | "DEL"): Edit | { error: string } {
+  const open = scan.expect("(", `"(" after ${op}`);
+  if (open) return { error: open };
+  const loc = scan.location();
+  if ("error" in loc) return loc;
+  const strings: string[] = [];
+  const arity = op === "REPLACE" ? 2 : 1;
+  for (let i = 0; i < arity; i++) {
+    const comma = scan.expect(",", `"," and a quoted argument of ${op}`);
+    if (comma) return { error: comma };
+    const s = scan.str();
+    if ("error" in s) return s;
+    strings.push(s.value);
+  }
+  const close = scan.expect(")", `")" closing ${op} (${op} takes ${arity + 1} arguments)`);
+  if (close) return { error: close };
+  if (op === "ADD") return { op, ...loc, stmt: strings[0]! };
+  if (strings[0] === "") return { error: `${op} at line ${loc.line} has an empty old text. ${EDIT_HELP}` };
+  return op === "REPLACE"
+    ? { op, ...loc, old: strings[0]!, new: strings[1]! }
+    : { op, ...loc, old: strings[0]! };
+}
+
+/** COMMAND(line, "str", ...) joined with AND, ending in RUN (which may be left out). */
+function parseEdits(text: string): ParsedExperiment {
+  const scan = new EditScanner(text);
   const edits: Edit[] = [];
   for (;;) {
-    const start = pos;
-    const op = word().toUpperCase();
+    const start = scan.pos;
+    const op = scan.word().toUpperCase();
     if (op === "RUN") {
-      ws();
-      if (pos < text.length)
-        return fail(`RUN must come last, but "${abbreviate(text.slice(pos))}" follows it. ${EDIT_HELP}`);
+      if (!scan.atEnd()) return fail(`RUN must come last, but "${scan.rest(40)}" follows it. ${EDIT_HELP}`);
       break;
     }
     if (op !== "REPLACE" && op !== "ADD" && op !== "DEL") {
       const found = text.slice(start).trim() || "the end of the experiment";
       return fail(`Unknown edit command at column ${start + 1}: "${abbreviate(found, 20)}". ${EDIT_HELP}`);
     }
-    const open = expect("(", `"(" after ${op}`);
-    if (open) return fail(open);
-    const loc = location();
-    if (loc.error || loc.line === undefined) return fail(loc.error ?? "Expected a line number.");
-    const strings: string[] = [];
-    const arity = op === "REPLACE" ? 2 : 1;
-    for (let i = 0; i < arity; i++) {
-      const comma = expect(",", `"," and a quoted argument of ${op}`);
-      if (comma) return fail(comma);
-      const s = str();
-      if (s.error !== undefined || s.value === undefined) return fail(s.error ?? "Expected a string.");
-      strings.push(s.value);
-    }
-    const close = expect(")", `")" closing ${op} (${op} takes ${arity + 1} arguments)`);
-    if (close) return fail(close);
-    const where = { line: loc.line, ...(loc.file ? { file: loc.file } : {}) };
-    if (op === "REPLACE") {
-      if (strings[0] === "") return fail(`REPLACE at line ${loc.line} has an empty old text. ${EDIT_HELP}`);
-      edits.push({ op, ...where, old: strings[0]!, new: strings[1]! });
-    } else if (op === "ADD") edits.push({ op, ...where, stmt: strings[0]! });
-    else {
-      if (strings[0] === "") return fail(`DEL at line ${loc.line} has an empty old text. ${EDIT_HELP}`);
-      edits.push({ op, ...where, old: strings[0]! });
-    }
-    const joiner = word().toUpperCase();
+    const edit = parseEdit(scan, op);
+    if ("error" in edit) return fail(edit.error);
+    edits.push(edit);
+    const joiner = scan.word().toUpperCase();
     if (joiner === "AND") continue;
-    ws();
-    if (joiner === "RUN" && pos >= text.length) break;
-    if (joiner === "" && pos >= text.length) break; // a missing final RUN is implied
-    return fail(`Expected AND or RUN after ${op}(...) at column ${pos + 1}. ${EDIT_HELP}`);
+    // A missing final RUN is implied.
+    if ((joiner === "RUN" || joiner === "") && scan.atEnd()) break;
+    return fail(`Expected AND or RUN after ${op}(...) at column ${scan.pos + 1}. ${EDIT_HELP}`);
   }
   if (edits.length === 0)
     return fail(`RUN alone changes nothing: add at least one REPLACE, ADD or DEL. ${EDIT_HELP}`);

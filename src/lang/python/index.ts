@@ -3,6 +3,7 @@ import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import { applyEdits, parseExperiment, type Edit, type Experiment } from "./experiment.js";
 import { minimizeFrames } from "./frames.js";
+import { isTestFile } from "./test-files.js";
 import {
   HELPER_FILE,
   RESULT_MARK,
@@ -12,12 +13,13 @@ import {
   type RawRun,
 } from "./protocol.js";
 import { MAX_VALUES, NO_EXCEPTION, renderDebugger, renderTrace, runOutcome } from "./render.js";
-import type { ObserveOptions, PythonRuntime, ReproduceResult, RunOptions } from "./runtime.js";
+import type { ObserveOptions, PythonRuntime, RunOptions } from "./runtime.js";
 import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
 
 export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
 export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
 export { formatFrames, minimizeFrames } from "./frames.js";
+export { isTestFile } from "./test-files.js";
 export type * from "./runtime.js";
 export type * from "./types.js";
 
@@ -155,28 +157,6 @@ class SandboxPythonRuntime implements PythonRuntime {
     return res.functions;
   }
 
-  async reproduce(ids: string[], options?: RunOptions & { reruns?: number }): Promise<ReproduceResult> {
-    const run = await this.runTests(ids, options);
-    const seen = new Map(run.tests.map((t) => [t.id, t]));
-    const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error").map((t) => t.id);
-    const passing = ids.filter((id) => seen.get(id)?.outcome === "passed");
-    const missing = ids.filter((id) => !seen.has(id) && !run.tests.some((t) => t.id.startsWith(`${id}[`)));
-    const flaky = new Set<string>();
-    for (let i = 0; i < (options?.reruns ?? 2) && failing.length > 0; i++) {
-      const again = await this.runTests(failing, options);
-      for (const t of again.tests) if (t.outcome === "passed") flaky.add(t.id);
-    }
-    const reproduced = failing.filter((id) => !flaky.has(id));
-    const notes: string[] = [];
-    if (reproduced.length) notes.push(`Reproduced: ${reproduced.join(", ")} fail here.`);
-    if (flaky.size) notes.push(`Flaky: ${[...flaky].join(", ")} failed once but passed on a rerun.`);
-    if (passing.length)
-      notes.push(`Not reproduced: ${passing.join(", ")} pass here (environment or already fixed?).`);
-    if (missing.length)
-      notes.push(`Not run: ${missing.join(", ")} (${run.errors.join("; ") || "no result"}).`);
-    return { reproduced, flaky: [...flaky], passing, missing, run, summary: notes.join(" ") };
-  }
-
   async observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation> {
     const started = performance.now();
     const done = (kind: Observation["kind"], observation: string): Observation => ({
@@ -216,7 +196,7 @@ class SandboxPythonRuntime implements PythonRuntime {
     if (!this.failureFiles.has(testId)) {
       const run = await this.runTests([testId], options);
       const frames = run.tests[0]?.failure?.frames ?? [];
-      let found = [...frames].reverse().find((f) => !isTestPath(f.file))?.file;
+      let found = [...frames].reverse().find((f) => !isTestFile(f.file))?.file;
       let candidates: string[] = [];
       if (!found) {
         const cov = await this.coverage([testId], options);
@@ -315,17 +295,5 @@ const sha256 = (text: string) => createHash("sha256").update(text, "utf8").diges
 
 const among = (files: string[]) =>
   files.length ? `, with a file the test executes: ${files.join(", ")}` : "";
-
-/** Mirrors the helper's test-file rule (tests/, test_*.py, *_test.py, conftest.py). */
-function isTestPath(file: string): boolean {
-  const parts = file.split("/");
-  const name = parts[parts.length - 1] ?? "";
-  return (
-    parts.slice(0, -1).some((p) => p === "tests" || p === "test" || p === "testing") ||
-    name.startsWith("test_") ||
-    name.endsWith("_test.py") ||
-    name === "conftest.py"
-  );
-}
 
 export { NO_EXCEPTION };

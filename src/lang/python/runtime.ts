@@ -20,11 +20,6 @@ export interface PythonRuntime {
   trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
-  /**
-   * Runs the reported failing tests and reruns the failures (`reruns`, default 2):
-   * which fail here, which are flaky, which pass, which do not exist.
-   */
-  reproduce(ids: string[], options?: RunOptions & { reruns?: number }): Promise<ReproduceResult>;
 }
 
 export interface RunOptions {
@@ -38,19 +33,4 @@ export interface ObserveOptions extends RunOptions {
    * innermost non-test repository frame of the test's failure is used.
    */
   file?: string;
-}
-
-export interface ReproduceResult {
-  /** Fail here on every run. */
-  reproduced: string[];
-  /** Failed, then passed on a rerun. */
-  flaky: string[];
-  /** Pass here. */
-  passing: string[];
-  /** Not reported by pytest (unknown id, collection error, timeout). */
-  missing: string[];
-  /** The first run. */
-  run: TestRun;
-  /** One sentence per group, for logs and reports. */
-  summary: string;
 }

@@ -79,14 +79,18 @@ def is_repo_file(path):
     return not any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
 
 
+with open(os.path.join(HELPERS, "test_files.json"), encoding="utf-8") as _rules_file:
+    TEST_FILES = json.load(_rules_file)  # the same rules as src/lang/python/test-files.ts
+
+
 def is_test_file(relpath):
     parts = relpath.split(os.sep)
     name = parts[-1]
     return (
-        any(p in ("tests", "test", "testing") for p in parts[:-1])
-        or name.startswith("test_")
-        or name.endswith("_test.py")
-        or name == "conftest.py"
+        any(p in TEST_FILES["dirs"] for p in parts[:-1])
+        or any(name.startswith(p) for p in TEST_FILES["prefixes"])
+        or any(name.endswith(s) for s in TEST_FILES["suffixes"])
+        or name in TEST_FILES["names"]
     )
 
 
