@@ -11,7 +11,7 @@ import {
   type ParseOutcome,
   type ProposedStep,
 } from "./parse.js";
-import type { BugContext, Candidate, DebugEngine, EngineRun, StepRecord } from "./types.js";
+import type { BugContext, Candidate, DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
 
 export interface LlmEngineOptions {
   /** AutoSD's `s`: hypothesize-observe-conclude steps at most. */
@@ -34,120 +34,167 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
   return {
     name: "llm",
     async run(bug, runtime, budget, validate) {
-      const session = new Session(model, budget);
-      const steps: StepRecord[] = [];
-      const candidates: EngineRun["candidates"] = [];
       const target = targetFunction(bug);
-      if (!target) return { steps, candidates, done: false, stop: "exhausted" };
+      if (!target) return { steps: [], candidates: [], done: false, stop: "exhausted" };
       const source = await bug.readSource(target.file);
       const prompt = await bugPrompt(bug, runtime, target, source);
       const system: ChatMessage = { role: "system", content: renderPrompt("autosd-system", {}) };
-      const messages: ChatMessage[] = [system, { role: "user", content: prompt }];
-      let done = false;
-      let stop: EngineRun["stop"] = "steps";
+      const ctx: EngineContext = {
+        bug,
+        runtime,
+        budget,
+        validate,
+        options,
+        session: new Session(model, budget),
+        target,
+        source,
+        opening: [system, { role: "user", content: prompt }],
+      };
+      const loop: Loop = { steps: [], done: false, stop: "steps" };
+      const candidates: EngineRun["candidates"] = [];
       try {
-        for (let attempt = 1; attempt <= options.maxSteps && !done; attempt++) {
-          const why = budget.exhausted();
-          if (why) {
-            stop = "budget";
-            break;
-          }
-          if (attempt > 1)
-            messages.push({
-              role: "user",
-              content: renderPrompt("autosd-next", { attempt: String(attempt) }),
-            });
-          const proposal = await proposeStep(session, messages);
-          if (!proposal.ok) {
-            steps.push(undecidedStep(proposal.problem));
-            continue;
-          }
-          const step = proposal.value;
-          budget.spendExperiment();
-          const obs = await runtime.observe(bug.primaryTest, step.experiment, {
-            timeoutMs: Math.max(1_000, Math.min(bug.experimentTimeoutMs, budget.remainingMs())),
-          });
-          messages.push({
-            role: "user",
-            content: renderPrompt("autosd-observe", { observation: obs.observation }),
-          });
-          const concluded = parseConclusion(await session.say(messages));
-          messages.push({
-            role: "assistant",
-            content: `Conclusion: ${concluded.text}${concluded.done ? " <DEBUGGING DONE>" : ""}`,
-          });
-          done = concluded.done || step.done;
-          steps.push({
-            hypothesis: step.hypothesis,
-            prediction: step.prediction,
-            experiment: step.experiment,
-            observation: obs.observation,
-            conclusion: concluded.conclusion,
-            done,
-            note: concluded.text,
-            kind: obs.kind,
-            durationMs: obs.durationMs,
-          });
-        }
-        if (done) stop = "done";
-
-        const fromStep = lastIndex(steps, (s) => s.done || s.conclusion === "supported");
-        const answers = await session.ask(
-          [
-            system,
-            { role: "user", content: prompt },
-            {
-              role: "user",
-              content: renderPrompt("autosd-fix", {
-                evidence: evidence(steps),
-                function_name: target.qualname,
-              }),
-            },
-          ],
-          options.patches,
-          options.temperature ?? 0.8,
-        );
-        for (const fn of dedupe(answers)) {
-          const candidate = replaceFunction(target, source, fn, fromStep);
-          candidates.push({ candidate, validation: await validate(candidate) });
-        }
-
-        if (!done && !candidates.some((c) => c.validation.plausible)) {
-          for (let i = 0; i < (options.ldbIterations ?? 10) && !budget.exhausted(); i++) {
-            budget.spendExperiment();
-            const trace = await runtime.trace(bug.primaryTest, target.file, target.qualname);
-            const error = bug.failure ? `${bug.failure.type}: ${bug.failure.message}` : "the test fails";
-            const [answer] = await session.ask(
-              [
-                system,
-                {
-                  role: "user",
-                  content: renderPrompt("ldb-debug", {
-                    function_name: target.qualname,
-                    test_id: bug.primaryTest,
-                    error,
-                    trace: trace.rendered,
-                  }),
-                },
-              ],
-              1,
-              0.8,
-            );
-            const parsed = answer === undefined ? undefined : parseFunctionAnswer(answer);
-            if (!parsed?.ok) continue;
-            const candidate = replaceFunction(target, source, parsed.value, fromStep);
-            const validation = await validate(candidate);
-            candidates.push({ candidate, validation });
-            if (validation.plausible) break;
-          }
+        await scientificDebugging(ctx, loop);
+        const fromStep = lastIndex(loop.steps, (s) => s.done || s.conclusion === "supported");
+        candidates.push(...(await generateFixes(ctx, loop.steps, fromStep)));
+        if (!loop.done && !candidates.some((c) => c.validation.plausible)) {
+          candidates.push(...(await ldbFallback(ctx, fromStep)));
         }
       } catch (err) {
         if (!(err instanceof BudgetExceeded)) throw err;
-        stop = "budget";
+        loop.stop = "budget";
       }
-      return { steps, candidates, done, stop };
+      return { steps: loop.steps, candidates, done: loop.done, stop: loop.stop };
     },
   };
+}
+
+/** What one run of the engine shares between its stages. */
+interface EngineContext {
+  bug: BugContext;
+  runtime: PythonRuntime;
+  budget: Budget;
+  validate: Validate;
+  options: LlmEngineOptions;
+  session: Session;
+  /** The function the model debugs and rewrites. */
+  target: FunctionInfo;
+  source: string;
+  /** The system prompt and the bug report every conversation starts with. */
+  opening: ChatMessage[];
+}
+
+interface Loop {
+  steps: StepRecord[];
+  done: boolean;
+  stop: EngineRun["stop"];
+}
+
+/** AutoSD's loop: hypothesis, prediction and experiment from the model; observation from a real run; conclusion. */
+async function scientificDebugging(ctx: EngineContext, loop: Loop): Promise<void> {
+  const { bug, runtime, budget, session } = ctx;
+  const messages = [...ctx.opening];
+  for (let attempt = 1; attempt <= ctx.options.maxSteps && !loop.done; attempt++) {
+    if (budget.exhausted()) {
+      loop.stop = "budget";
+      return;
+    }
+    if (attempt > 1)
+      messages.push({ role: "user", content: renderPrompt("autosd-next", { attempt: String(attempt) }) });
+    const proposal = await proposeStep(session, messages);
+    if (!proposal.ok) {
+      loop.steps.push(undecidedStep(proposal.problem));
+      continue;
+    }
+    const step = proposal.value;
+    budget.spendExperiment();
+    const obs = await runtime.observe(bug.primaryTest, step.experiment, {
+      timeoutMs: Math.max(1_000, Math.min(bug.experimentTimeoutMs, budget.remainingMs())),
+    });
+    messages.push({
+      role: "user",
+      content: renderPrompt("autosd-observe", { observation: obs.observation }),
+    });
+    const concluded = parseConclusion(await session.say(messages));
+    messages.push({
+      role: "assistant",
+      content: `Conclusion: ${concluded.text}${concluded.done ? " <DEBUGGING DONE>" : ""}`,
+    });
+    loop.done = concluded.done || step.done;
+    loop.steps.push({
+      hypothesis: step.hypothesis,
+      prediction: step.prediction,
+      experiment: step.experiment,
+      observation: obs.observation,
+      conclusion: concluded.conclusion,
+      done: loop.done,
+      note: concluded.text,
+      kind: obs.kind,
+      durationMs: obs.durationMs,
+    });
+  }
+  if (loop.done) loop.stop = "done";
+}
+
+/** The paper's fix generation: N rewrites of the target function from the evidence, each validated. */
+async function generateFixes(
+  ctx: EngineContext,
+  steps: StepRecord[],
+  fromStep: number,
+): Promise<EngineRun["candidates"]> {
+  const answers = await ctx.session.ask(
+    [
+      ...ctx.opening,
+      {
+        role: "user",
+        content: renderPrompt("autosd-fix", {
+          evidence: evidence(steps),
+          function_name: ctx.target.qualname,
+        }),
+      },
+    ],
+    ctx.options.patches,
+    ctx.options.temperature ?? 0.8,
+  );
+  const candidates: EngineRun["candidates"] = [];
+  for (const fn of dedupe(answers)) {
+    const candidate = replaceFunction(ctx.target, ctx.source, fn, fromStep);
+    candidates.push({ candidate, validation: await ctx.validate(candidate) });
+  }
+  return candidates;
+}
+
+/** LDB's regeneration from a block trace, when the loop reached no DONE and no fix validated. */
+async function ldbFallback(ctx: EngineContext, fromStep: number): Promise<EngineRun["candidates"]> {
+  const { bug, budget, target } = ctx;
+  const candidates: EngineRun["candidates"] = [];
+  for (let i = 0; i < (ctx.options.ldbIterations ?? 10) && !budget.exhausted(); i++) {
+    budget.spendExperiment();
+    const trace = await ctx.runtime.trace(bug.primaryTest, target.file, target.qualname);
+    const error = bug.failure ? `${bug.failure.type}: ${bug.failure.message}` : "the test fails";
+    const [answer] = await ctx.session.ask(
+      [
+        ctx.opening[0]!,
+        {
+          role: "user",
+          content: renderPrompt("ldb-debug", {
+            function_name: target.qualname,
+            test_id: bug.primaryTest,
+            error,
+            trace: trace.rendered,
+          }),
+        },
+      ],
+      1,
+      0.8,
+    );
+    const parsed = answer === undefined ? undefined : parseFunctionAnswer(answer);
+    if (!parsed?.ok) continue;
+    const candidate = replaceFunction(target, ctx.source, parsed.value, fromStep);
+    const validation = await ctx.validate(candidate);
+    candidates.push({ candidate, validation });
+    if (validation.plausible) break;
+  }
+  return candidates;
 }
 
 /** One conversation's model calls, with the budget's token count kept. */

@@ -61,13 +61,27 @@ export interface AutoflResult {
 
 /** AutoFL (Kang et al.): R two-stage runs round-robin over the failing tests, aggregated by 1/n scoring. */
 export async function autofl(input: AutoflInput): Promise<AutoflResult> {
+  const coveredBy = coveredFunctions(input.coverage, input.failingTests);
+  const shared: SharedState = {
+    coveredBy,
+    coveredByFailing: new Set([...coveredBy.values()].flatMap((s) => [...s])),
+    lookedAt: new Map<string, number>(),
+  };
+  const runs = await explore(input, shared);
+  return aggregate(input, runs, shared);
+}
+
+/** What the runs of one AutoFL call share: coverage per failing test, and how often the model looked at each function. */
+interface SharedState {
+  coveredBy: Map<string, Set<string>>;
+  coveredByFailing: Set<string>;
+  lookedAt: Map<string, number>;
+}
+
+/** The R runs, one after another; a failing model call ends them (it would fail every run). */
+async function explore(input: AutoflInput, shared: SharedState): Promise<AutoflRun[]> {
   const R = input.runs ?? DEFAULT_RUNS;
   const N = input.maxCalls ?? DEFAULT_MAX_CALLS;
-  const functions = input.coverage.functions;
-  const byKey = new Map(functions.map((f) => [functionKey(f), f]));
-  const coveredBy = coveredFunctions(input.coverage, input.failingTests);
-  const coveredByFailing = new Set([...coveredBy.values()].flatMap((s) => [...s]));
-  const lookedAt = new Map<string, number>();
   const sources = new Map<string, Promise<string[] | undefined>>();
   const source = (file: string) => {
     let s = sources.get(file);
@@ -81,16 +95,15 @@ export async function autofl(input: AutoflInput): Promise<AutoflResult> {
     return s;
   };
   const tools = autoflToolSpecs();
-
   const runs: AutoflRun[] = [];
   for (let i = 0; i < R; i++) {
     const testId = input.failingTests[i % input.failingTests.length] ?? "";
     const ctx: ToolContext = {
-      functions,
-      coveredByTest: coveredBy.get(testId) ?? new Set(),
-      coveredByFailing,
+      functions: input.coverage.functions,
+      coveredByTest: shared.coveredBy.get(testId) ?? new Set(),
+      coveredByFailing: shared.coveredByFailing,
       source,
-      lookedAt,
+      lookedAt: shared.lookedAt,
     };
     const run: AutoflRun = { index: i, testId, messages: [], toolCalls: [], predicted: [], unmatched: [] };
     runs.push(run);
@@ -104,7 +117,13 @@ export async function autofl(input: AutoflInput): Promise<AutoflResult> {
       break;
     }
   }
+  return runs;
+}
 
+/** Functions the runs named, by score; then the other covered functions in SBFL order. */
+function aggregate(input: AutoflInput, runs: AutoflRun[], shared: SharedState): AutoflResult {
+  const functions = input.coverage.functions;
+  const byKey = new Map(functions.map((f) => [functionKey(f), f]));
   const predictions = runs.map((r) => r.predicted);
   const ranked = aggregateRuns(predictions);
   const named = new Set(ranked.map((r) => r.key));
@@ -133,12 +152,12 @@ export async function autofl(input: AutoflInput): Promise<AutoflResult> {
   const sbflOrder = new Map(input.sbfl.functions.map((e, i) => [`${e.file}::${e.function}`, i]));
   const unnamed = orderUnnamed(
     new Set(functions.filter((f) => named.has(qualifiedName(f))).map(functionKey)),
-    [...coveredByFailing]
+    [...shared.coveredByFailing]
       .sort((a, b) => (sbflOrder.get(a) ?? Infinity) - (sbflOrder.get(b) ?? Infinity) || (a < b ? -1 : 1))
       .map((key) => ({
         key,
-        failingTests: [...coveredBy.values()].filter((s) => s.has(key)).length,
-        lookedAt: lookedAt.get(key) ?? 0,
+        failingTests: [...shared.coveredBy.values()].filter((s) => s.has(key)).length,
+        lookedAt: shared.lookedAt.get(key) ?? 0,
       })),
   );
   for (const c of unnamed) {

@@ -1,0 +1,131 @@
+import type { Candidate, StepRecord, Validation } from "../debug/types.js";
+import { renderReport, type ReportMeta } from "../report/render.js";
+import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
+
+export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified: [], notes: [] };
+
+/** What a run learned so far; every phase adds to it, and the report is assembled from it. */
+export interface RunState {
+  sandbox?: "docker" | "local";
+  failingTests: string[];
+  localization?: Result["localization"];
+  /** Set when a localizer with several runs ranked the functions. */
+  localizationRuns?: { agreement: number; total: number };
+  steps: StepRecord[];
+  patches: { candidate: Candidate; validation: Validation }[];
+  chosen?: { candidate: Candidate; validation: Validation };
+  reproduction: { failedRuns: number; totalRuns: number };
+  reproduced?: boolean;
+  done?: boolean;
+  experiments?: number;
+  suiteBefore?: { passed: number; failed: number };
+  suiteAfter?: { passed: number; failed: number };
+  audit?: Audit;
+}
+
+export interface AssembleContext {
+  engine: Result["engine"];
+  usage: Result["usage"];
+  maxSteps: number;
+  headSha?: string;
+  ci?: ReportMeta["ci"];
+  timings: Record<string, number>;
+  startedAt: number;
+}
+
+export interface FixOutcome {
+  result: Result;
+  report: string;
+  /** The proposed patch, or "" when there is none. */
+  patch: string;
+}
+
+/** The result.json and the report (the PR body) of a run that ended with `status`. */
+export function assemble(
+  state: RunState,
+  status: Result["status"],
+  reason: string,
+  context: AssembleContext,
+): FixOutcome {
+  const audit = state.audit ?? {
+    ...EMPTY_AUDIT,
+    notes: status === "fixed" ? [] : ["no validated patch to audit"],
+  };
+  const { timings } = context;
+  timings.total = Date.now() - context.startedAt;
+  const at = state.chosen?.candidate.at;
+  const result = resultSchema.parse({
+    status,
+    reason,
+    failingTests: state.failingTests,
+    localization: state.localization ?? [],
+    steps: state.steps.map(({ hypothesis, prediction, experiment, observation, conclusion, done }) => ({
+      hypothesis,
+      prediction,
+      experiment,
+      observation,
+      conclusion,
+      done,
+    })),
+    patches: orderedPatches(state),
+    confidence: {
+      done: state.done ?? false,
+      reproduced: state.reproduced ?? false,
+      suitePasses: status === "fixed",
+      localizationAgreement: agreement(state),
+      audit: status === "fixed" ? auditVerdict(audit) : "not-run",
+    },
+    audit,
+    timings,
+    usage: context.usage,
+    engine: context.engine,
+  });
+  const meta: ReportMeta = {
+    ...(context.headSha ? { headSha: context.headSha } : {}),
+    ...(context.ci ? { ci: context.ci } : {}),
+    sandbox: state.sandbox ?? "local",
+    reproduction: state.reproduction,
+    ...(state.suiteBefore ? { suiteBefore: state.suiteBefore } : {}),
+    ...(state.suiteAfter ? { suiteAfter: state.suiteAfter } : {}),
+    maxSteps: context.maxSteps,
+    experiments: state.experiments ?? 0,
+    durationMs: timings.total,
+    ...(at ? { fixedAt: at } : {}),
+    ...(state.localizationRuns
+      ? {
+          localizationRuns: {
+            agreeing: Math.round(state.localizationRuns.agreement * state.localizationRuns.total),
+            total: state.localizationRuns.total,
+          },
+        }
+      : {}),
+    notes: state.steps.map((s) => s.note),
+  };
+  const report = renderReport(result, meta);
+  return { result, report, patch: status === "fixed" ? (result.patches[0]?.diff ?? "") : "" };
+}
+
+/** Every candidate as result.json lists it; the proposed patch goes first so consumers find it at patches[0]. */
+function orderedPatches(state: RunState): Patch[] {
+  const patches: Patch[] = state.patches.map(({ candidate, validation }) => ({
+    diff: validation.diff,
+    plausible: validation.plausible,
+    testsRun: validation.testsRun,
+    testsFailed: validation.testsFailed,
+    brokenTests: validation.brokenTests,
+    ...(candidate.fromStep !== undefined ? { fromStep: candidate.fromStep } : {}),
+    ...(validation.rejectedBecause ? { rejectedBecause: validation.rejectedBecause } : {}),
+  }));
+  const chosenIndex = state.chosen ? state.patches.indexOf(state.chosen) : -1;
+  if (chosenIndex > 0) patches.unshift(...patches.splice(chosenIndex, 1));
+  return patches;
+}
+
+/** The localizer's run agreement, or whether SBFL's top function is where the fix went. */
+function agreement(state: RunState): number {
+  if (state.localizationRuns) return state.localizationRuns.agreement;
+  const top = state.localization?.[0];
+  const at = state.chosen?.candidate.at;
+  if (!top || !at) return 0;
+  return top.file === at.file && (at.function === undefined || top.function === at.function) ? 1 : 0;
+}

@@ -1,0 +1,147 @@
+import { UserError } from "../errors.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { TestResult, TestRun } from "../lang/python/types.js";
+import type { Result } from "../result.js";
+
+export interface Reproduction {
+  /** Tests that failed on every run. */
+  reproduced: string[];
+  /** Tests that failed on some runs and passed on others. */
+  flaky: string[];
+  /** Tests that passed every time. */
+  passing: string[];
+  failedRuns: number;
+  totalRuns: number;
+}
+
+/** Reruns the failing tests `times` times before any repair: a test that passes sometimes is flaky. */
+export async function reproduce(
+  runtime: PythonRuntime,
+  tests: string[],
+  times: number,
+): Promise<Reproduction> {
+  const failures = new Map<string, number>(tests.map((t) => [t, 0]));
+  for (let i = 0; i < times; i++) {
+    const run = await runtime.runTests(tests);
+    for (const t of run.tests) {
+      if (isFailure(t) && failures.has(t.id)) failures.set(t.id, failures.get(t.id)! + 1);
+    }
+  }
+  const counts = [...failures.entries()];
+  return {
+    reproduced: counts.filter(([, n]) => n === times).map(([t]) => t),
+    flaky: counts.filter(([, n]) => n > 0 && n < times).map(([t]) => t),
+    passing: counts.filter(([, n]) => n === 0).map(([t]) => t),
+    failedRuns: Math.min(...counts.map(([, n]) => n), times),
+    totalRuns: times,
+  };
+}
+
+/** The reproduce phase's outcome: the job ends here (with a status and why), or repair goes on. */
+export type ReproducePhase =
+  | { end: { status: Result["status"]; reason: string; progress: string }; partial: Partial<Reproduced> }
+  | { end?: undefined; reproduced: Reproduced };
+
+export interface Reproduced {
+  /** The whole suite before any patch: what every patch is compared to. */
+  baseline: TestRun;
+  /** The tests the job is about (asked for, or every failing one). */
+  requested: string[];
+  failingTests: string[];
+  suiteBefore: { passed: number; failed: number };
+  reruns: Reproduction;
+}
+
+/**
+ * Runs the suite once (the baseline), resolves the tests the job is about, and
+ * reruns the failing ones to tell real failures from flaky ones.
+ */
+export async function reproducePhase(
+  runtime: PythonRuntime,
+  options: { tests: string[]; suiteIds: string[] | undefined; reruns: number },
+): Promise<ReproducePhase> {
+  const baseline = await runtime.runTests(options.suiteIds);
+  if (baseline.tests.length === 0 && baseline.errors.length > 0) {
+    return {
+      end: {
+        status: "error",
+        reason: `pytest could not run the suite: ${firstLine(baseline.errors[0]!)}`,
+        progress: "the test suite could not run",
+      },
+      partial: {},
+    };
+  }
+  const failedInBaseline = baseline.tests.filter(isFailure).map((t) => t.id);
+  let requested = options.tests;
+  if (requested.length > 0) {
+    const known = new Set(baseline.tests.map((t) => t.id));
+    const extra = requested.filter((t) => !known.has(t));
+    if (extra.length > 0) {
+      const run = await runtime.runTests(extra);
+      if (run.tests.length === 0) {
+        throw new UserError(
+          `test not found: ${extra.join(", ")}`,
+          `pytest says: ${firstLine(run.errors[0] ?? "no such test")}`,
+        );
+      }
+      baseline.tests.push(...run.tests.filter((t) => !known.has(t.id)));
+    }
+  } else {
+    requested = failedInBaseline;
+  }
+  const suiteBefore = counts(baseline);
+  const failingNow = requested.filter((id) => baseline.tests.find((t) => t.id === id && isFailure(t)));
+  if (failingNow.length === 0) {
+    return {
+      end: {
+        status: "not-reproduced",
+        reason:
+          options.tests.length > 0
+            ? `${requested.join(", ")} passed in the sandbox`
+            : `the suite has no failing test (${baseline.tests.length} tests ran)`,
+        progress: "no failing test",
+      },
+      partial: { failingTests: requested, suiteBefore },
+    };
+  }
+  const reruns = await reproduce(runtime, failingNow, options.reruns);
+  const partial = { failingTests: requested, suiteBefore, reruns };
+  if (reruns.flaky.length > 0) {
+    return {
+      end: {
+        status: "flaky",
+        reason: `${reruns.flaky.join(", ")} passed on some of ${reruns.totalRuns} reruns`,
+        progress: `flaky: ${reruns.flaky.join(", ")}`,
+      },
+      partial,
+    };
+  }
+  if (reruns.reproduced.length === 0) {
+    return {
+      end: {
+        status: "not-reproduced",
+        reason: `${failingNow.join(", ")} passed when rerun`,
+        progress: "the failure did not reproduce on rerun",
+      },
+      partial,
+    };
+  }
+  return {
+    reproduced: { baseline, requested, failingTests: reruns.reproduced, suiteBefore, reruns },
+  };
+}
+
+export function isFailure(t: TestResult): boolean {
+  return t.outcome === "failed" || t.outcome === "error";
+}
+
+export function counts(run: TestRun): { passed: number; failed: number } {
+  return {
+    passed: run.tests.filter((t) => t.outcome === "passed").length,
+    failed: run.tests.filter(isFailure).length,
+  };
+}
+
+export function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}

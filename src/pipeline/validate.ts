@@ -1,0 +1,85 @@
+import { createTwoFilesPatch } from "diff";
+import { forbiddenPath, type PathRules } from "../debug/guards.js";
+import type { Candidate, FileEdit, Validation } from "../debug/types.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { TestRun } from "../lang/python/types.js";
+import type { Sandbox } from "../sandbox/types.js";
+import { firstLine, isFailure } from "./reproduce.js";
+
+/** The unified diff of a candidate's edits. */
+export function candidateDiff(edits: FileEdit[]): string {
+  return edits
+    .map((e) =>
+      createTwoFilesPatch(`a/${e.file}`, `b/${e.file}`, e.before, e.after, undefined, undefined, {
+        context: 3,
+      }).replace(/^=+\n/, ""),
+    )
+    .join("");
+}
+
+/**
+ * A candidate is plausible when the failing tests pass with it and no test that
+ * passed in the baseline fails. Each candidate is tried on the sandbox's tree and
+ * the tree is restored afterwards.
+ */
+export function makeValidator(options: {
+  sandbox: Sandbox;
+  runtime: PythonRuntime;
+  baseline: TestRun;
+  failing: string[];
+  suiteIds: string[] | undefined;
+  rules: PathRules;
+  timeoutMs: number;
+}): (candidate: Candidate) => Promise<Validation> {
+  const { sandbox, runtime, failing, suiteIds, timeoutMs } = options;
+  const passedBefore = options.baseline.tests.filter((t) => t.outcome === "passed").map((t) => t.id);
+  return async (candidate) => {
+    const diff = candidateDiff(candidate.edits);
+    const refused = candidate.edits
+      .map((e) => forbiddenPath(e.file, options.rules))
+      .find((r) => r !== undefined);
+    if (refused) {
+      return {
+        plausible: false,
+        testsRun: 0,
+        testsFailed: 0,
+        brokenTests: [],
+        stillFailing: failing,
+        rejectedBecause: `refused: ${refused}`,
+        diff,
+      };
+    }
+    const snapshot = await sandbox.snapshot();
+    try {
+      for (const e of candidate.edits) await sandbox.writeFile(e.file, e.after);
+      const run = await runtime.runTests(suiteIds, { timeoutMs });
+      const extra = failing.filter((id) => !run.tests.some((t) => t.id === id));
+      if (extra.length > 0) run.tests.push(...(await runtime.runTests(extra, { timeoutMs })).tests);
+      const outcome = new Map(run.tests.map((t) => [t.id, t.outcome]));
+      const stillFailing = failing.filter((id) => outcome.get(id) !== "passed");
+      const brokenTests = passedBefore.filter((id) => outcome.get(id) !== "passed");
+      const rejectedBecause = rejection(run, stillFailing, brokenTests);
+      return {
+        plausible: rejectedBecause === undefined,
+        testsRun: run.tests.length,
+        testsFailed: run.tests.filter(isFailure).length,
+        brokenTests,
+        stillFailing,
+        ...(rejectedBecause ? { rejectedBecause } : {}),
+        diff,
+      };
+    } finally {
+      await sandbox.restore(snapshot);
+    }
+  };
+}
+
+function rejection(run: TestRun, stillFailing: string[], brokenTests: string[]): string | undefined {
+  if (run.timedOut) return "the suite timed out with the patch";
+  if (run.errors.length > 0 && run.tests.length === 0)
+    return `the suite does not run with the patch: ${firstLine(run.errors[0]!)}`;
+  if (stillFailing.length > 0)
+    return `${stillFailing.join(", ")} still fail${stillFailing.length === 1 ? "s" : ""}`;
+  if (brokenTests.length > 0) return `breaks ${brokenTests.length} test(s) that passed before`;
+  return undefined;
+}
