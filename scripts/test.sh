@@ -7,6 +7,8 @@ bash scripts/provision.sh
 export HYPOFIX_PYTHON="${HYPOFIX_PYTHON:-/usr/bin/python3}"
 echo "== typecheck" >&2
 npx tsc -p tsconfig.json --noEmit
+echo "== layers" >&2
+npx tsx scripts/check-layers.ts
 echo "== lint" >&2
 npx eslint .
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
