@@ -19,6 +19,11 @@ export const stepSchema = z.object({
   observation: z.string(),
   conclusion: conclusionSchema,
   done: z.boolean(),
+  /** `probe`: gathers an observation and tests no hypothesis (the report says "observed");
+   * `test`: a hypothesis whose prediction the experiment checks. Absent: `test`. */
+  role: z.enum(["probe", "test"]).optional(),
+  /** The observation that explains the bug; the report leads with it. */
+  decisive: z.boolean().optional(),
 });
 
 export const patchSchema = z.object({
@@ -83,6 +88,32 @@ export const resultSchema = z.object({
     completionTokens: z.number().int().nonnegative(),
   }),
   engine: z.enum(["offline", "llm"]).default("offline"),
+  /** Where the tests ran: the backend, and why when it is not the one asked for. */
+  sandbox: z
+    .object({
+      backend: z.enum(["docker", "local"]),
+      asked: z.enum(["docker", "local", "auto"]),
+      /** Set when `auto` (or a failure) led to another backend than the one asked for. */
+      fallback: z.string().optional(),
+    })
+    .optional(),
+  /** The environment the tests ran in (image, Python, setup), when one was built or reused. */
+  environment: z
+    .object({
+      image: z.string(),
+      python: z.string().optional(),
+      /** Reused from an earlier job of the same repository (no build). */
+      cached: z.boolean(),
+      /** Setup commands run in the build container, as argv lines; empty: none. */
+      setup: z.array(z.string()).default([]),
+      /** Where the setup came from: the config, or what was detected (e.g. "requirements.txt"). */
+      setupSource: z.string().optional(),
+      /** Repository pytest options set aside because they break the instruments (e.g. `-n auto`). */
+      pytestSetAside: z.array(z.string()).default([]),
+      /** The working directory tests ran from, relative to the repository root. */
+      workingDirectory: z.string().optional(),
+    })
+    .optional(),
 });
 
 export type LocalizationEntry = z.infer<typeof localizationEntrySchema>;
