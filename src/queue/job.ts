@@ -2,10 +2,13 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 
 /** A unit of work for the worker; validated with zod when enqueued and again when taken. */
+const repoRef = z.object({ owner: z.string().min(1), name: z.string().min(1) });
+
 export const jobSchema = z.object({
-  kind: z.enum(["ci-failure", "explain"]),
+  /** `ci-green`: a branch's CI passed; an open Hypofix PR for it is closed with a comment. */
+  kind: z.enum(["ci-failure", "explain", "ci-green"]),
   installationId: z.number().int().positive(),
-  repo: z.object({ owner: z.string().min(1), name: z.string().min(1) }),
+  repo: repoRef,
   headSha: z.string().regex(/^[0-9a-f]{40}$/, "must be a full 40-hex commit sha"),
   /** Branch the failing commit is on, when the event says; a fix PR targets it. */
   headBranch: z.string().min(1).optional(),
@@ -15,6 +18,15 @@ export const jobSchema = z.object({
   requestedBy: z.string().min(1).optional(),
   /** Failing test ids when the CI log named them. */
   tests: z.array(z.string().min(1)).optional(),
+  /** What started the job: a CI event, or a `/fix` or `/explain` command (a new run every time). */
+  trigger: z.enum(["ci", "command"]).default("ci"),
+  /** The webhook delivery (X-GitHub-Delivery) the job came from. */
+  deliveryId: z.string().min(1).optional(),
+  /** For a command: the comment, and when it was written (the head the commenter saw). */
+  commentId: z.number().int().positive().optional(),
+  commentedAt: z.string().datetime({ offset: true }).optional(),
+  /** The head commit's repository when the event names it; not `repo` for a fork. */
+  headRepo: repoRef.optional(),
 });
 
 export type HypofixJob = z.infer<typeof jobSchema>;

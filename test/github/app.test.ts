@@ -127,6 +127,7 @@ describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
         headSha: "c".repeat(40),
         prNumber: 1,
         requestedBy: "writer",
+        trigger: "command",
       },
     ]);
   });

@@ -28,6 +28,7 @@ describe("triggerFromCheckRun", () => {
         checkRunId: payload.check_run.id,
         headBranch: "changes",
         prNumber: 2,
+        trigger: "ci",
       },
     });
   });

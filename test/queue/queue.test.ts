@@ -13,6 +13,7 @@ const log = pino({ level: "silent" });
 
 const job: HypofixJob = {
   kind: "ci-failure",
+  trigger: "ci",
   installationId: 42,
   repo: { owner: "Octo", name: "calc" },
   headSha: "a".repeat(40),

@@ -76,6 +76,7 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
       {
         job: {
           kind: command === "explain" ? "explain" : "ci-failure",
+          trigger: "command",
           installationId: installation.id,
           repo: { owner: context.repo().owner, name: context.repo().repo },
           headSha: pr.head.sha,

@@ -58,6 +58,7 @@ function failedRunJob(
   return {
     job: {
       kind: "ci-failure",
+      trigger: "ci",
       installationId: payload.installation.id,
       repo: repoOf(payload.repository),
       headSha: run.head_sha,
