@@ -14,6 +14,7 @@ from invoicing import MoneyError, format_money, parse_amount, round_money
         ("-$20.00", Decimal("-20.00")),
         ("1000000", Decimal("1000000.00")),
     ],
+    ids=["plain", "thousands", "euro-padded", "credit", "million"],
 )
 def test_parse_amount(text, expected):
     assert parse_amount(text) == expected
@@ -38,6 +39,7 @@ def test_round_money_keeps_floats_readable():
         (Decimal("-5"), "USD", "-$5.00"),
         (Decimal("7.1"), "CHF", "CHF 7.10"),
     ],
+    ids=["usd", "eur", "negative", "unknown-currency"],
 )
 def test_format_money(amount, currency, expected):
     assert format_money(amount, currency) == expected
