@@ -94,3 +94,23 @@ def test_prefix_limit_shared_by_routes_and_peek():
     assert limiter.check("u", "/home").limit == 100
     clock.advance(60)
     assert limiter.peek("u", "/files/z") == 2
+
+
+@pytest.mark.parametrize("ttl", [0.5, 10])
+def test_ttl_boundary(ttl):
+    clock = FakeClock(100)
+    cache = TTLCache(maxsize=4, ttl=ttl, clock=clock)
+    cache.set("k", "v")
+    clock.advance(ttl - 0.25)
+    assert "k" in cache and cache.get("k") == "v"
+    clock.advance(0.25)
+    assert "k" not in cache
+    assert cache.get("k", "gone") == "gone"
+    assert cache.stats()["expired"] == 1
+
+
+def test_zero_ttl_entries_are_never_served():
+    cache = TTLCache(maxsize=4, ttl=60, clock=FakeClock())
+    cache.set("k", "v", ttl=0)
+    assert "k" not in cache
+    assert cache.get("k") is None

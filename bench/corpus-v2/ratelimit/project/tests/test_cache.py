@@ -14,6 +14,7 @@ def test_entries_expire(cache, clock):
     cache.set("a", 1)
     cache.set("b", 2, ttl=100)
     clock.advance(30)
+    assert "a" not in cache
     assert cache.get("a") is None
     assert cache.get("b") == 2
     assert cache.stats()["expired"] == 1

@@ -18,6 +18,8 @@ class _Entry:
 
 
 class TTLCache:
+    """An entry set at time t with a ttl of s seconds can be read until just before t + s."""
+
     def __init__(self, maxsize: int = 128, ttl: float = 60.0, clock=None):
         if maxsize < 1:
             raise ValueError("maxsize must be at least 1")
