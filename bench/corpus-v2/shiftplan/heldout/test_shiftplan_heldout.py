@@ -80,3 +80,16 @@ def test_plan_rolls_back_and_reraises():
     with pytest.raises(RosterError, match="rest"):
         roster.plan(parse_rule("FREQ=DAILY;UNTIL=20240614"), Shift.on(date(2024, 6, 10), "06:00", "14:00", "cy"))
     assert [s.start.day for s in roster.shifts] == [12]
+
+
+def test_until_day_is_included():
+    rule = parse_rule("FREQ=DAILY;INTERVAL=2;UNTIL=20240109")
+    found = list(occurrences(rule, datetime(2024, 1, 1, 23, 30)))
+    assert [d.day for d in found] == [1, 3, 5, 7, 9]
+
+
+def test_plan_until_includes_the_last_day():
+    roster = Roster()
+    first = Shift.on(date(2024, 7, 1), "09:00", "17:00", "dee")
+    added = roster.plan(parse_rule("FREQ=WEEKLY;BYDAY=MO,FR"), first, until=date(2024, 7, 12))
+    assert [s.start.day for s in added] == [1, 5, 8, 12]
