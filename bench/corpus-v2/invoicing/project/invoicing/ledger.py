@@ -7,10 +7,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional
 
-from .billing import Summary, summarize
+from .billing import Summary, TaxTable, summarize
 from .models import Invoice
 from .money import ZERO, round_money
-from .tax import TaxTable
 
 AGING_BUCKETS = (("current", 0), ("1-30", 30), ("31-60", 60), ("61-90", 90))
 OVER_90 = "90+"
