@@ -50,11 +50,13 @@ class Version:
             return NotImplemented
         return self.key == other.key
 
-    def __lt__(self, other: "Version") -> bool:
-        return self.key < other.key
-
     def __hash__(self) -> int:
         return hash(self.key)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self.key < other.key
 
     def __str__(self) -> str:
         return ".".join(str(part) for part in self.release)
