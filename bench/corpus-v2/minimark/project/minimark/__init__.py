@@ -3,11 +3,4 @@
 from .render import markdown
 from .template import Environment, Template, TemplateError, TemplateSyntaxError, UndefinedError
 
-__all__ = [
-    "Environment",
-    "Template",
-    "TemplateError",
-    "TemplateSyntaxError",
-    "UndefinedError",
-    "markdown",
-]
+__all__ = ["Environment", "Template", "TemplateError", "TemplateSyntaxError", "UndefinedError", "markdown"]

@@ -1,4 +1,4 @@
-"""Splits a document into blocks: headings, paragraphs, lists, quotes, code, rules."""
+"""Splits a document into blocks: headings, paragraphs, lists and fenced code."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
 _ORDERED = re.compile(r"^\s*(\d+)[.)]\s+(.*)$")
 _FENCE = re.compile(r"^```\s*([\w+-]*)\s*$")
-_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
-_QUOTE = re.compile(r"^>\s?(.*)$")
 
 
 @dataclass
 class Block:
-    kind: str  # heading, paragraph, bullets, numbered, quote, code, rule
+    kind: str  # heading, paragraph, bullets, numbered, code
     text: str = ""
     level: int = 0
     items: List[str] = field(default_factory=list)
@@ -58,11 +56,6 @@ def parse_blocks(source: str) -> List[Block]:
             blocks.append(Block("heading", heading.group(2), level=len(heading.group(1))))
             i += 1
             continue
-        if _RULE.match(line):
-            flush()
-            blocks.append(Block("rule"))
-            i += 1
-            continue
         for kind, pattern in (("bullets", _BULLET), ("numbered", _ORDERED)):
             if pattern.match(line):
                 flush()
@@ -76,14 +69,6 @@ def parse_blocks(source: str) -> List[Block]:
                 blocks.append(block)
                 break
         else:
-            quote = _QUOTE.match(line)
-            if quote and not paragraph:
-                quoted = []
-                while i < len(lines) and _QUOTE.match(lines[i]):
-                    quoted.append(_QUOTE.match(lines[i]).group(1).strip())
-                    i += 1
-                blocks.append(Block("quote", " ".join(part for part in quoted if part)))
-                continue
             paragraph.append(line.strip())
             i += 1
     flush()

@@ -21,13 +21,8 @@ class Markup(str):
 def escape(text: str) -> str:
     if isinstance(text, Markup):
         return text
-    return (
-        str(text)
-        .replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-    )
+    text = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;")
 
 
 def safe_url(url: str) -> str:

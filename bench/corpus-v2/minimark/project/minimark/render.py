@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from .blocks import Block, parse_blocks
-from .inline import Markup, escape, render_inline
-from .toc import heading_ids, table_of_contents
+from .inline import Markup, escape, render_inline, strip_markup
+from .toc import heading_ids
 
 
 def render_block(block: Block, anchor: Optional[str] = None) -> str:
@@ -20,13 +20,9 @@ def render_block(block: Block, anchor: Optional[str] = None) -> str:
         start = f' start="{block.start}"' if block.kind == "numbered" and block.start != 1 else ""
         items = "".join(f"<li>{render_inline(item)}</li>\n" for item in block.items)
         return f"<{tag}{start}>\n{items}</{tag}>"
-    if block.kind == "quote":
-        return f"<blockquote><p>{render_inline(block.text)}</p></blockquote>"
     if block.kind == "code":
         language = f' class="language-{block.lang}"' if block.lang else ""
         return f"<pre><code{language}>{escape(block.text)}</code></pre>"
-    if block.kind == "rule":
-        return "<hr>"
     raise ValueError(f"unknown block kind {block.kind!r}")
 
 
@@ -40,12 +36,11 @@ def markdown(source: str, toc: bool = False) -> Markup:
     blocks = parse_blocks(source)
     if not toc:
         return Markup(render_blocks(blocks) + "\n")
-    contents = table_of_contents(blocks)
-    nav = ""
-    if contents:
-        links = "".join(
-            f'<li class="toc-{entry.level}"><a href="#{entry.anchor}">{escape(entry.title)}</a></li>\n'
-            for entry in contents
-        )
-        nav = f'<nav class="toc">\n<ul>\n{links}</ul>\n</nav>\n'
-    return Markup(nav + render_blocks(blocks, heading_ids(blocks)) + "\n")
+    ids = heading_ids(blocks)
+    links = "".join(
+        f'<li class="toc-{block.level}"><a href="#{ids[index]}">{escape(strip_markup(block.text))}</a></li>\n'
+        for index, block in enumerate(blocks)
+        if index in ids and block.level <= 3
+    )
+    nav = f'<nav class="toc">\n<ul>\n{links}</ul>\n</nav>\n' if links else ""
+    return Markup(nav + render_blocks(blocks, ids) + "\n")

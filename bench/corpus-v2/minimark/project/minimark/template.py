@@ -1,11 +1,5 @@
-"""Page templates.
-
-    {{ user.name | default:"guest" | upper }}
-    {% if user.admin %}...{% else %}...{% endif %}
-    {% for item in order.items %}{{ loop.index }}. {{ item }}{% else %}none{% endfor %}
-
-Values are HTML-escaped unless they are Markup (the `markdown` and `safe` filters).
-"""
+"""Page templates: {{ user.name | default:"guest" }}, {% if %}/{% else %}/{% endif %} and
+{% for x in xs %}/{% else %}/{% endfor %}. Values are HTML-escaped unless they are Markup."""
 
 from __future__ import annotations
 
@@ -17,10 +11,9 @@ from .inline import Markup, escape
 from .render import markdown
 
 _TAG = re.compile(r"({{.*?}}|{%.*?%})", re.S)
-_PIPE_PART = re.compile(r'(?:[^|"]|"(?:[^"\\]|\\.)*")+')
-_ARG = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d+))\s*(?:,|$)')
-_FOR = re.compile(r"^for\s+(\w+)\s+in\s+([\w.]+)$")
-_IF = re.compile(r"^if\s+(not\s+)?([\w.]+)$")
+_PIPE_PART = re.compile(r'(?:[^|"]|"[^"]*")+')
+_ARG = re.compile(r'\s*(?:"([^"]*)"|(-?\d+))\s*(?:,|$)')
+_BLOCK_TAG = re.compile(r"^(?:for\s+(\w+)\s+in|if(\s+not)?)\s+([\w.]+)$")
 
 
 class TemplateError(Exception):
@@ -37,90 +30,59 @@ class UndefinedError(TemplateError):
     pass
 
 
-def _truncate(value: Any, length: int = 80, ellipsis: str = "...") -> str:
-    text = str(value)
-    if len(text) <= length:
-        return text
-    return text[: length - len(ellipsis)].rstrip() + ellipsis
-
-
 DEFAULT_FILTERS: Dict[str, Callable[..., Any]] = {
     "upper": lambda value: str(value).upper(),
     "lower": lambda value: str(value).lower(),
-    "title": lambda value: str(value).title(),
     "default": lambda value, fallback="": fallback if value is None or value == "" else value,
     "join": lambda value, sep=", ": sep.join(str(item) for item in value),
-    "length": len,
-    "truncate": _truncate,
     "markdown": lambda value: markdown(str(value)),
-    "safe": Markup,
 }
 
-
-@dataclass
-class _Text:
-    text: str
+Filters = List[Tuple[str, List[Union[str, int]]]]
 
 
 @dataclass
 class _Output:
     path: str
-    filters: List[Tuple[str, List[Union[str, int]]]]
+    filters: Filters
     line: int
 
 
 @dataclass
-class _If:
+class _Block:
+    kind: str  # "for", "if" or "if not"
     path: str
-    negate: bool
     line: int
+    name: str = ""  # the loop variable
     body: List[Any] = field(default_factory=list)
     orelse: List[Any] = field(default_factory=list)
 
 
-@dataclass
-class _For:
-    name: str
-    path: str
-    line: int
-    body: List[Any] = field(default_factory=list)
-    orelse: List[Any] = field(default_factory=list)
-
-
-def _parse_args(text: str, line: int) -> List[Union[str, int]]:
-    args: List[Union[str, int]] = []
-    text = text.strip()
-    pos = 0
-    while pos < len(text):
-        match = _ARG.match(text, pos)
-        if not match:
-            raise TemplateSyntaxError(f"bad filter arguments {text!r}", line)
-        if match.group(1) is not None:
-            args.append(re.sub(r"\\(.)", r"\1", match.group(1)))
-        else:
-            args.append(int(match.group(2)))
-        pos = match.end()
-    return args
-
-
-def _parse_output(expression: str, line: int, filters: Mapping[str, Callable[..., Any]]) -> _Output:
+def _parse_output(expression: str, line: int, filters: Mapping[str, Any]) -> _Output:
     parts = [part.strip() for part in _PIPE_PART.findall(expression)]
     if not parts or not re.fullmatch(r"[\w.]+", parts[0]):
         raise TemplateSyntaxError(f"bad expression {expression!r}", line)
-    chain = []
+    chain: Filters = []
     for part in parts[1:]:
-        name, _, args = part.partition(":")
-        name = name.strip()
+        name, _, text = (piece.strip() for piece in part.partition(":"))
         if name not in filters:
             raise TemplateSyntaxError(f"unknown filter {name!r}", line)
-        chain.append((name, _parse_args(args, line)))
+        args: List[Union[str, int]] = []
+        pos = 0
+        while pos < len(text):
+            match = _ARG.match(text, pos)
+            if not match:
+                raise TemplateSyntaxError(f"bad filter arguments {text!r}", line)
+            args.append(match.group(1) if match.group(1) is not None else int(match.group(2)))
+            pos = match.end()
+        chain.append((name, args))
     return _Output(parts[0], chain, line)
 
 
-def _parse(source: str, filters: Mapping[str, Callable[..., Any]]) -> List[Any]:
+def _parse(source: str, filters: Mapping[str, Any]) -> List[Any]:
     root: List[Any] = []
     current = root
-    stack: List[Tuple[Union[_If, _For], List[Any]]] = []  # open block, list to return to
+    stack: List[Tuple[_Block, List[Any]]] = []  # open block, list to return to
     line = 1
     for token in _TAG.split(source):
         if token.startswith("{{") and token.endswith("}}"):
@@ -129,13 +91,11 @@ def _parse(source: str, filters: Mapping[str, Callable[..., Any]]) -> List[Any]:
             statement = " ".join(token[2:-2].split())
             keyword = statement.split(" ")[0]
             if keyword in ("for", "if"):
-                match = (_FOR if keyword == "for" else _IF).match(statement)
+                match = _BLOCK_TAG.match(statement)
                 if not match:
                     raise TemplateSyntaxError(f"bad {keyword} tag {statement!r}", line)
-                if keyword == "for":
-                    node: Union[_If, _For] = _For(match.group(1), match.group(2), line)
-                else:
-                    node = _If(match.group(2), bool(match.group(1)), line)
+                kind = "for" if match.group(1) else "if not" if match.group(2) else "if"
+                node = _Block(kind, match.group(3), line, name=match.group(1) or "")
                 current.append(node)
                 stack.append((node, current))
                 current = node.body
@@ -144,36 +104,23 @@ def _parse(source: str, filters: Mapping[str, Callable[..., Any]]) -> List[Any]:
                     raise TemplateSyntaxError("else outside of if or for", line)
                 current = stack[-1][0].orelse
             elif keyword in ("endfor", "endif"):
-                expected = _For if keyword == "endfor" else _If
-                if not stack or not isinstance(stack[-1][0], expected):
+                if not stack or stack[-1][0].kind.split(" ")[0] != keyword[3:]:
                     raise TemplateSyntaxError(f"unexpected {keyword}", line)
                 current = stack.pop()[1]
             else:
                 raise TemplateSyntaxError(f"unknown tag {statement!r}", line)
         elif token:
-            current.append(_Text(token))
+            current.append(token)
         line += token.count("\n")
     if stack:
-        node = stack[-1][0]
-        raise TemplateSyntaxError(f"{'for' if isinstance(node, _For) else 'if'} is never closed", node.line)
+        raise TemplateSyntaxError(f"{stack[-1][0].kind} is never closed", stack[-1][0].line)
     return root
 
 
 class Environment:
-    def __init__(
-        self,
-        filters: Optional[Mapping[str, Callable[..., Any]]] = None,
-        strict: bool = False,
-        autoescape: bool = True,
-    ) -> None:
-        self.filters: Dict[str, Callable[..., Any]] = dict(DEFAULT_FILTERS)
-        if filters:
-            self.filters.update(filters)
+    def __init__(self, filters: Optional[Mapping[str, Callable[..., Any]]] = None, strict: bool = False):
+        self.filters: Dict[str, Callable[..., Any]] = {**DEFAULT_FILTERS, **(filters or {})}
         self.strict = strict
-        self.autoescape = autoescape
-
-    def add_filter(self, name: str, function: Callable[..., Any]) -> None:
-        self.filters[name] = function
 
     def from_string(self, source: str) -> "Template":
         return Template(source, self)
@@ -193,19 +140,20 @@ class Template:
 
     def _render(self, nodes: List[Any], scope: Dict[str, Any], out: List[str]) -> None:
         for node in nodes:
-            if isinstance(node, _Text):
-                out.append(node.text)
+            if isinstance(node, str):
+                out.append(node)
             elif isinstance(node, _Output):
                 has_default = any(name == "default" for name, _ in node.filters)
                 value = self._resolve(scope, node.path, node.line, required=not has_default)
                 for name, args in node.filters:
                     value = self.env.filters[name](value, *args)
-                out.append(self._stringify(value))
-            elif isinstance(node, _If):
+                if value is not None:
+                    out.append(value if isinstance(value, Markup) else escape(str(value)))
+            elif node.kind != "for":
                 value = self._resolve(scope, node.path, node.line, required=False)
-                branch = node.body if bool(value) != node.negate else node.orelse
-                self._render(branch, scope, out)
-            elif isinstance(node, _For):
+                truth = bool(value) if node.kind == "if" else not value
+                self._render(node.body if truth else node.orelse, scope, out)
+            else:
                 items = list(self._resolve(scope, node.path, node.line) or [])
                 if not items:
                     self._render(node.orelse, scope, out)
@@ -218,25 +166,13 @@ class Template:
                     }
                     self._render(node.body, {**scope, node.name: item, "loop": loop}, out)
 
-    def _stringify(self, value: Any) -> str:
-        if value is None:
-            return ""
-        if isinstance(value, Markup) or not self.env.autoescape:
-            return str(value)
-        return escape(str(value))
-
     def _resolve(self, scope: Mapping[str, Any], path: str, line: int, required: bool = True) -> Any:
         """A dotted path through dict keys, list indexes and attributes."""
         value: Any = scope
         for part in path.split("."):
             if isinstance(value, Mapping) and part in value:
                 value = value[part]
-            elif (
-                isinstance(value, Sequence)
-                and not isinstance(value, str)
-                and part.isdigit()
-                and int(part) < len(value)
-            ):
+            elif isinstance(value, Sequence) and part.isdigit() and int(part) < len(value):
                 value = value[int(part)]
             elif not isinstance(value, Mapping) and not part.startswith("_") and hasattr(value, part):
                 value = getattr(value, part)

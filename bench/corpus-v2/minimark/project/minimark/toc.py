@@ -1,21 +1,13 @@
-"""Anchors for headings and a table of contents."""
+"""Anchors for headings."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Dict, List
 
 from .blocks import Block
 from .inline import strip_markup
-
-
-@dataclass(frozen=True)
-class TocEntry:
-    level: int
-    title: str
-    anchor: str
 
 
 def slugify(text: str) -> str:
@@ -38,20 +30,3 @@ def heading_ids(blocks: List[Block]) -> Dict[int, str]:
         ids[index] = base if count == 0 else f"{base}-{count}"
     return ids
 
-
-def table_of_contents(blocks: List[Block], max_level: int = 3) -> List[TocEntry]:
-    ids = heading_ids(blocks)
-    return [
-        TocEntry(block.level, strip_markup(block.text), ids[index])
-        for index, block in enumerate(blocks)
-        if block.kind == "heading" and block.level <= max_level
-    ]
-
-
-def render_toc(entries: List[TocEntry]) -> str:
-    """The contents as a nested markdown list, indented relative to the top level."""
-    if not entries:
-        return ""
-    top = min(entry.level for entry in entries)
-    lines = [f"{'  ' * (entry.level - top)}- [{entry.title}](#{entry.anchor})" for entry in entries]
-    return "\n".join(lines) + "\n"

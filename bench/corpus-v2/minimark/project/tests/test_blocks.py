@@ -26,8 +26,3 @@ def test_code_fence_keeps_lines_verbatim():
     (block,) = parse_blocks("```\n  indented\n\n# not a heading\n```")
     assert block.kind == "code"
     assert block.text == "  indented\n\n# not a heading"
-
-
-def test_quote_and_rule():
-    blocks = parse_blocks("> quoted\n> text\n\n---\n")
-    assert [(b.kind, b.text) for b in blocks] == [("quote", "quoted text"), ("rule", "")]

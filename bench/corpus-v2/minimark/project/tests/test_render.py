@@ -1,6 +1,6 @@
 from minimark import markdown
 from minimark.blocks import parse_blocks
-from minimark.toc import render_toc, slugify, table_of_contents
+from minimark.toc import heading_ids, slugify
 
 
 def test_article_html(article):
@@ -39,10 +39,11 @@ def test_repeated_headings_get_distinct_anchors():
     assert '<h2 id="example-2">' in html
 
 
-def test_render_toc_as_markdown(article):
-    entries = table_of_contents(parse_blocks(article), max_level=2)
-    assert render_toc(entries) == (
-        "- [Release notes](#release-notes)\n"
-        "  - [Breaking changes](#breaking-changes)\n"
-        "  - [Upgrading](#upgrading)\n"
-    )
+def test_heading_ids_by_block_index(article):
+    assert heading_ids(parse_blocks(article)) == {0: "release-notes", 2: "breaking-changes", 4: "upgrading"}
+
+
+def test_toc_leaves_out_deep_headings():
+    html = markdown("# Top\n\n#### Deep **dive**\n", toc=True)
+    assert html.count("<li") == 1
+    assert '<h4 id="deep-dive">Deep <strong>dive</strong></h4>' in html
