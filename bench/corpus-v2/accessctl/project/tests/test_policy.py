@@ -18,6 +18,15 @@ BOBS_POST = Resource("posts", "p2", owner="bob")
         ("carol", "edit", BOBS_POST, True),
         ("carol", "read", DOC, False),
     ],
+    ids=[
+        "editor-reads-doc",
+        "editor-writes-doc",
+        "viewer-cannot-write-doc",
+        "owner-edits-own-post",
+        "editor-cannot-edit-others-post",
+        "moderator-edits-any-post",
+        "moderator-cannot-read-doc",
+    ],
 )
 def test_decisions(store, policy, username, action, resource, allowed):
     assert policy.can(store.get(username), action, resource) is allowed
