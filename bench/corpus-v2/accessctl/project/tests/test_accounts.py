@@ -2,7 +2,7 @@ from datetime import timedelta
 
 import pytest
 
-from accessctl import AccountError, AccountLocked, AuthError, RegistrationError, RoleError
+from accessctl import AccountError, AccountLocked, AccountStore, AuthError, RegistrationError, RoleError
 
 
 def test_usernames_are_stored_lowercase(store):
@@ -90,8 +90,6 @@ def test_change_password(store, now):
 
 
 def test_login_upgrades_old_hashes(registry, now):
-    from accessctl import AccountStore
-
     store = AccountStore(registry, iterations=1000)
     store.register("erin", "erin@example.org", "likes-green-tea-3")
     store.iterations = 1500

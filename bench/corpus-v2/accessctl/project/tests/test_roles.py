@@ -1,6 +1,6 @@
 import pytest
 
-from accessctl import Role, RoleError, RoleRegistry, grants
+from accessctl import Role, RoleError, grants
 
 
 @pytest.mark.parametrize(
