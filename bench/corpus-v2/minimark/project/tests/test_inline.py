@@ -17,6 +17,7 @@ def test_escape_special_characters():
         ("`<br>` tag", "<code>&lt;br&gt;</code> tag"),
         ("[docs](https://example.org/a_b)", '<a href="https://example.org/a_b">docs</a>'),
     ],
+    ids=["plain", "bold-and-em", "html-escaped", "code-keeps-stars", "code-escapes-html", "link"],
 )
 def test_render_inline(source, html):
     assert render_inline(source) == html

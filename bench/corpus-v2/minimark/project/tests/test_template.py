@@ -81,6 +81,7 @@ def test_custom_filter():
         ("{{ x | nosuch }}", 1),
         ("{% if a %}\n{% else %}\n{% else %}{% endif %}", 3),
     ],
+    ids=["unclosed-for", "stray-endif", "unknown-filter", "second-else"],
 )
 def test_syntax_errors_carry_the_line(env, source, line):
     with pytest.raises(TemplateSyntaxError) as info:

@@ -10,7 +10,11 @@ def test_parse_ranges_sorts_intervals():
     assert parse_ranges("13:00-17:30, 9:00-12:00") == [(time(9), time(12)), (time(13), time(17, 30))]
 
 
-@pytest.mark.parametrize("text", ["9-12", "12:00-09:00", "09:00-12:00, 11:00-13:00", "09:00-25:00"])
+@pytest.mark.parametrize(
+    "text",
+    ["9-12", "12:00-09:00", "09:00-12:00, 11:00-13:00", "09:00-25:00"],
+    ids=["no-minutes", "reversed", "overlapping", "hour-25"],
+)
 def test_bad_ranges(text):
     with pytest.raises((HoursError, ValueError)):
         parse_ranges(text)
