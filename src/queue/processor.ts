@@ -15,6 +15,8 @@ export interface FixRequest {
   repoConfig: RepoConfig;
   /** The CI log's failure excerpt, for the debugging prompt and the report. */
   ciLog?: string;
+  /** owner/name: environments are cached per repository. */
+  repository?: string;
   context: JobContext;
 }
 
@@ -108,6 +110,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       headSha: job.headSha,
       repoConfig,
       context,
+      repository: `${job.repo.owner}/${job.repo.name}`.toLowerCase(),
       ...(ciLog ? { ciLog } : {}),
     });
     const { result } = outcome;
