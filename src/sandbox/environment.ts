@@ -126,7 +126,7 @@ export async function prepareEnvironment(
   await buildEnvironment(docker, request, tag, log);
   const buildMs = performance.now() - started;
   log?.info({ image, ms: Math.round(buildMs) }, "environment built");
-  await pruneEnvironments(docker, request.cacheBytes, log).catch((err: unknown) => {
+  await pruneEnvironments(docker, request.cacheBytes, { ...(log ? { log } : {}) }).catch((err: unknown) => {
     log?.warn({ err }, "could not prune environment images");
   });
   return { image, cached: false, buildMs };
@@ -264,10 +264,16 @@ export function lastLines(text: string, count: number): string {
 /**
  * Removes environment images, least recently used first (LastTagTime, stamped on
  * each reuse), until their own layers fit in `capBytes`. An image a container
- * still uses is kept (the engine refuses). Returns the tags removed.
+ * still uses is kept (the engine refuses). `scope`: only that repository's. Returns the tags removed.
  */
-export async function pruneEnvironments(docker: Docker, capBytes: number, log?: Logger): Promise<string[]> {
-  const images = await docker.listImages({ filters: { label: [`${LABEL_ENV}=1`] } });
+export async function pruneEnvironments(
+  docker: Docker,
+  capBytes: number,
+  options: { log?: Logger; scope?: string } = {},
+): Promise<string[]> {
+  const label = [`${LABEL_ENV}=1`];
+  if (options.scope) label.push(`${LABEL_ENV_SCOPE}=${scopeLabel(options.scope)}`);
+  const images = await docker.listImages({ filters: { label } });
   const sized = await Promise.all(
     images.map(async (image) => {
       const info = await docker.getImage(image.Id).inspect();
@@ -293,6 +299,6 @@ export async function pruneEnvironments(docker: Docker, capBytes: number, log?: 
       if (status !== 409 && status !== 404) throw err;
     }
   }
-  if (removed.length > 0) log?.info({ removed }, "pruned environment images");
+  if (removed.length > 0) options.log?.info({ removed }, "pruned environment images");
   return removed;
 }

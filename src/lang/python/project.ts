@@ -63,8 +63,9 @@ export function declaredExtras(files: ReadonlyMap<string, string>): Set<string> 
   for (const key of Object.keys(record(poetry?.extras) ?? {})) names.add(key);
   const cfg = files.get("setup.cfg");
   if (cfg !== undefined) {
-    const extras = record(parseIni(cfg)["options.extras_require"]);
-    for (const key of Object.keys(extras ?? {})) names.add(key.trim());
+    // ini nests [options.extras_require] under options; an indented continuation line parses as a key set to true.
+    const extras = record(record(parseIni(cfg).options)?.extras_require) ?? {};
+    for (const [key, value] of Object.entries(extras)) if (typeof value === "string") names.add(key.trim());
   }
   return names;
 }

@@ -680,7 +680,9 @@ class BlockTracer:
     def __init__(self, path, qualname, fn_node, source_lines):
         self.path = path
         self.qualname = qualname
-        self.first, self.last = fn_node.lineno, fn_node.end_lineno
+        # a decorated function's code starts at its first decorator
+        self.first = min([fn_node.lineno] + [d.lineno for d in fn_node.decorator_list])
+        self.last = fn_node.end_lineno
         self.leaders, self.enders = block_leaders(fn_node)
         self.source = source_lines
         self.head = []
