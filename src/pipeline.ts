@@ -20,7 +20,8 @@ import type { Sandbox } from "./sandbox/types.js";
 export type { FixOutcome } from "./pipeline/assemble.js";
 export type { LocalizerInput, LocalizerOutput } from "./pipeline/localize.js";
 
-export type Phase = "environment" | "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "audit" | "report";
+export type Phase =
+  "environment" | "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "audit" | "report";
 
 export interface AuditInput {
   sandbox: Sandbox;

@@ -81,14 +81,18 @@ export async function environmentPhase(input: EnvironmentInput): Promise<Environ
     available: [...images.byVersion.keys()],
     fallback,
     ...(repoConfig.python_version ? { configured: repoConfig.python_version } : {}),
-    ...(requiresPython(files.get("pyproject.toml")) ? { requires: requiresPython(files.get("pyproject.toml")) } : {}),
+    ...(requiresPython(files.get("pyproject.toml"))
+      ? { requires: requiresPython(files.get("pyproject.toml")) }
+      : {}),
     ...(input.ciLog ? { ciLog: input.ciLog } : {}),
   });
   const base = images.byVersion.get(choice.version) ?? images.fallback;
-  if (!base) throw new UserError(`sandbox image ${config.sandbox.image} not found`, "bash scripts/provision.sh builds it");
-  const plan = configured
-    ? { commands: [configured], source: "config: setup_command" }
-    : detectSetup(files);
+  if (!base)
+    throw new UserError(
+      `sandbox image ${config.sandbox.image} not found`,
+      "bash scripts/provision.sh builds it",
+    );
+  const plan = configured ? { commands: [configured], source: "config: setup_command" } : detectSetup(files);
   const python = `Python ${choice.version} (${choice.reason}${choice.asked ? `: asked ${choice.asked}` : ""})`;
   const record: EnvironmentRecord = {
     image: base.tag,
@@ -151,7 +155,10 @@ export async function environmentPhase(input: EnvironmentInput): Promise<Environ
  * checkout without following a symbolic link anywhere on the way (the repository
  * is untrusted). A working directory that is not a real folder is a UserError.
  */
-export async function dependencyFiles(repoDir: string, workingDirectory: string): Promise<Map<string, string>> {
+export async function dependencyFiles(
+  repoDir: string,
+  workingDirectory: string,
+): Promise<Map<string, string>> {
   let dir = path.resolve(repoDir);
   for (const part of workingDirectory.split("/").filter((p) => p && p !== ".")) {
     dir = path.join(dir, part);

@@ -6,7 +6,14 @@ import { quote } from "shell-quote";
 import tar from "tar-fs";
 import type { SandboxLimits } from "../config.js";
 import type { Logger } from "../log.js";
-import { dockerClient, LABEL_JOB, LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_SANDBOX, runExec } from "./docker.js";
+import {
+  dockerClient,
+  LABEL_JOB,
+  LABEL_OWNER_HOST,
+  LABEL_OWNER_PID,
+  LABEL_SANDBOX,
+  runExec,
+} from "./docker.js";
 import type { BaseImage } from "./images.js";
 
 /*
@@ -78,7 +85,9 @@ export class SetupFailed extends Error {
 export const commandLine = (argv: string[]): string => quote(argv);
 
 /** The cache key: a hash of everything that decides what the setup installs. */
-export function environmentKey(request: Omit<EnvironmentRequest, "limits" | "pip" | "cacheBytes" | "repoDir">): string {
+export function environmentKey(
+  request: Omit<EnvironmentRequest, "limits" | "pip" | "cacheBytes" | "repoDir">,
+): string {
   const hash = createHash("sha256");
   const files = [...request.dependencyFiles].sort((a, b) => a.path.localeCompare(b.path));
   hash.update(
@@ -277,7 +286,12 @@ export async function pruneEnvironments(
   const sized = await Promise.all(
     images.map(async (image) => {
       const info = await docker.getImage(image.Id).inspect();
-      const parent = info.Parent ? await docker.getImage(info.Parent).inspect().catch(() => undefined) : undefined;
+      const parent = info.Parent
+        ? await docker
+            .getImage(info.Parent)
+            .inspect()
+            .catch(() => undefined)
+        : undefined;
       // Metadata is in the engine's answer but not in @types/dockerode.
       const { Metadata } = info as { Metadata?: { LastTagTime?: string } };
       const lastUsed = Date.parse(Metadata?.LastTagTime ?? "") || Date.parse(info.Created);

@@ -29,7 +29,9 @@ describe("a repository whose dependency the base image lacks", () => {
       pytestSetAside: [],
     });
     expect(first.result.environment?.image).toMatch(/^hypofix\/env:[0-9a-f]{32}$/);
-    expect(first.stderr).toMatch(/environment: Python 3\.11 \(default\); setup detected: requirements\.txt: pip install -r requirements\.txt; built hypofix\/env:/);
+    expect(first.stderr).toMatch(
+      /environment: Python 3\.11 \(default\); setup detected: requirements\.txt: pip install -r requirements\.txt; built hypofix\/env:/,
+    );
 
     // The build container: the setup network, never the default bridge.
     expect(first.seen.build).toHaveLength(1);
@@ -62,7 +64,10 @@ describe("a repository whose dependency the base image lacks", () => {
     expect(run.result.status).toBe("error");
     expect(run.result.reason).toContain("setup command `pip install -r requirements.txt` failed (exit 1)");
     expect(run.result.reason).toMatch(/No matching distribution found for hypofix-shiny==1\.0/);
-    expect(run.result.environment).toMatchObject({ cached: false, setup: ["pip install -r requirements.txt"] });
+    expect(run.result.environment).toMatchObject({
+      cached: false,
+      setup: ["pip install -r requirements.txt"],
+    });
     expect(run.stderr).toContain("environment:");
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
@@ -108,7 +113,10 @@ describe("Python versions", () => {
   it("fails to collect the same repository on 3.11 when the configuration asks for it", async () => {
     const repo = await copyFixture("env-py313");
     await mkdir(path.join(repo, ".github"));
-    await writeFile(path.join(repo, ".github/hypofix.yml"), 'python_version: "3.11"\nsetup_command: pip --version\n');
+    await writeFile(
+      path.join(repo, ".github/hypofix.yml"),
+      'python_version: "3.11"\nsetup_command: pip --version\n',
+    );
     const run = await hypofixFix(repo);
     built.push(run.result.environment?.image);
     expect(run.result.environment).toMatchObject({ python: "3.11", setupSource: "config: setup_command" });

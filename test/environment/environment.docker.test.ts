@@ -27,7 +27,11 @@ beforeAll(async () => {
 });
 afterAll(() => removeImages(built));
 
-const request = (scope: string, setup: string[][], over: Partial<EnvironmentRequest> = {}): EnvironmentRequest => ({
+const request = (
+  scope: string,
+  setup: string[][],
+  over: Partial<EnvironmentRequest> = {},
+): EnvironmentRequest => ({
   base,
   repoDir: repo,
   workingDirectory: "",
@@ -43,12 +47,18 @@ const request = (scope: string, setup: string[][], over: Partial<EnvironmentRequ
 });
 
 const runInImage = async (image: string, argv: string[]): Promise<string> => {
-  const container = await docker.createContainer({ Image: image, Cmd: argv, HostConfig: { NetworkMode: "none" } });
+  const container = await docker.createContainer({
+    Image: image,
+    Cmd: argv,
+    // A terminal: the log is the plain output, without the stream headers of a non-tty container.
+    Tty: true,
+    HostConfig: { NetworkMode: "none" },
+  });
   try {
     await container.start();
     await container.wait();
     const logs = await container.logs({ stdout: true, stderr: true });
-    return logs.toString("utf8").replace(/[\0-\x08]/g, "");
+    return logs.toString("utf8").replace(/\r\n/g, "\n");
   } finally {
     await container.remove({ force: true });
   }
@@ -57,9 +67,17 @@ const runInImage = async (image: string, argv: string[]): Promise<string> => {
 describe("prepareEnvironment", () => {
   it("gives the setup pip's mirror settings without storing them in the image", async () => {
     const env = await prepareEnvironment(
-      request("mirror", [["sh", "-c", 'echo "$PIP_INDEX_URL|$PIP_EXTRA_INDEX_URL|$PIP_TRUSTED_HOST" > /opt/hypofix/seen']], {
-        pip: { indexUrl: "http://127.0.0.1:9/simple", extraIndexUrl: "http://127.0.0.1:9/extra", trustedHost: "127.0.0.1" },
-      }),
+      request(
+        "mirror",
+        [["sh", "-c", 'echo "$PIP_INDEX_URL|$PIP_EXTRA_INDEX_URL|$PIP_TRUSTED_HOST" > /opt/hypofix/seen']],
+        {
+          pip: {
+            indexUrl: "http://127.0.0.1:9/simple",
+            extraIndexUrl: "http://127.0.0.1:9/extra",
+            trustedHost: "127.0.0.1",
+          },
+        },
+      ),
     );
     built.push(env.image);
     expect(env).toMatchObject({ cached: false });
@@ -78,7 +96,10 @@ describe("prepareEnvironment", () => {
     built.push(built1.image);
     const again = await prepareEnvironment(first);
     expect(again).toMatchObject({ image: built1.image, cached: true, buildMs: 0 });
-    const changed = await prepareEnvironment({ ...first, dependencyFiles: [{ path: "requirements.txt", content: "x\n" }] });
+    const changed = await prepareEnvironment({
+      ...first,
+      dependencyFiles: [{ path: "requirements.txt", content: "x\n" }],
+    });
     built.push(changed.image);
     expect(changed.image).not.toBe(built1.image);
     expect(changed.cached).toBe(false);
@@ -99,7 +120,9 @@ describe("prepareEnvironment", () => {
 
   it("reports a failing setup with the last lines of its output", async () => {
     await expect(
-      prepareEnvironment(request("fail", [["sh", "-c", "for i in $(seq 1 40); do echo line $i; done; exit 3"]])),
+      prepareEnvironment(
+        request("fail", [["sh", "-c", "for i in $(seq 1 40); do echo line $i; done; exit 3"]]),
+      ),
     ).rejects.toMatchObject({
       name: "SetupFailed",
       message: expect.stringContaining("failed (exit 3)"),

@@ -1,15 +1,15 @@
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import type Docker from "dockerode";
 import { resultSchema, type Result } from "../../src/result.js";
 import { dockerClient, LABEL_OWNER_PID } from "../../src/sandbox/docker.js";
 import { LABEL_ENV } from "../../src/sandbox/environment.js";
 
-const run = promisify(execFile);
+export { buildWheel } from "../../bench/lib/wheel.js";
+
 const BIN = fileURLToPath(new URL("../../bin/hypofix.js", import.meta.url));
 const PYTHON = process.env.HYPOFIX_PYTHON ?? "/usr/bin/python3";
 
@@ -18,40 +18,6 @@ export async function copyFixture(name: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), `hypofix-${name}-`));
   await cp(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)), dir, { recursive: true });
   return dir;
-}
-
-/**
- * Writes a wheel of `dist` (a wheel is a zip: modules plus dist-info) into `folder`,
- * so a setup can install a package that no index here serves.
- */
-export async function buildWheel(
-  folder: string,
-  dist: string,
-  version: string,
-  modules: Record<string, string>,
-): Promise<string> {
-  const script = `
-import base64, hashlib, json, os, sys, zipfile
-folder, dist, version, modules = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-name = dist.replace("-", "_")
-info = f"{name}-{version}.dist-info"
-files = dict(modules)
-files[f"{info}/METADATA"] = f"Metadata-Version: 2.1\\nName: {dist}\\nVersion: {version}\\n"
-files[f"{info}/WHEEL"] = "Wheel-Version: 1.0\\nGenerator: hypofix-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"
-record = []
-for p, text in files.items():
-    digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
-    record.append(f"{p},sha256={digest},{len(text.encode())}")
-files[f"{info}/RECORD"] = "\\n".join(record + [f"{info}/RECORD,,"]) + "\\n"
-os.makedirs(folder, exist_ok=True)
-wheel = os.path.join(folder, f"{name}-{version}-py3-none-any.whl")
-with zipfile.ZipFile(wheel, "w") as z:
-    for p, text in files.items():
-        z.writestr(p, text)
-print(wheel)
-`;
-  const { stdout } = await run(PYTHON, ["-c", script, folder, dist, version, JSON.stringify(modules)]);
-  return stdout.trim();
 }
 
 export interface CliRun {
@@ -76,7 +42,10 @@ export async function hypofixFix(repoDir: string, env: Record<string, string> = 
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.resume();
   const exited = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? -1)));
-  const seen = { build: new Map<string, Docker.ContainerInspectInfo>(), test: new Map<string, Docker.ContainerInspectInfo>() };
+  const seen = {
+    build: new Map<string, Docker.ContainerInspectInfo>(),
+    test: new Map<string, Docker.ContainerInspectInfo>(),
+  };
   const docker = dockerClient();
   let done = false;
   void exited.then(() => (done = true));
@@ -85,7 +54,8 @@ export async function hypofixFix(repoDir: string, env: Record<string, string> = 
       .listContainers({ filters: { label: [`${LABEL_OWNER_PID}=${child.pid}`] } })
       .catch(() => []);
     for (const c of containers) {
-      const kind = c.Labels[LABEL_ENV] === "1" && c.Names.some((n) => n.startsWith("/hypofix-env-")) ? "build" : "test";
+      const kind =
+        c.Labels[LABEL_ENV] === "1" && c.Names.some((n) => n.startsWith("/hypofix-env-")) ? "build" : "test";
       if (seen[kind].has(c.Id)) continue;
       const info = await docker
         .getContainer(c.Id)
@@ -104,6 +74,10 @@ export async function hypofixFix(repoDir: string, env: Record<string, string> = 
 export async function removeImages(tags: (string | undefined)[]): Promise<void> {
   const docker = dockerClient();
   for (const tag of new Set(tags)) {
-    if (tag?.startsWith("hypofix/env:")) await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+    if (tag?.startsWith("hypofix/env:"))
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
   }
 }

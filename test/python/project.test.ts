@@ -30,7 +30,9 @@ describe("detectSetup", () => {
       ["pip", "install", "-r", "requirements.txt"],
       ["pip", "install", "-e", ".[tests]"],
     ]);
-    expect(detectSetup(files({ "pyproject.toml": pyproject }))?.source).toBe("detected: pyproject.toml [tests]");
+    expect(detectSetup(files({ "pyproject.toml": pyproject }))?.source).toBe(
+      "detected: pyproject.toml [tests]",
+    );
   });
 
   it("installs without an extra when none of test, tests, dev is declared; setup.py and setup.cfg count", () => {
@@ -43,9 +45,9 @@ describe("detectSetup", () => {
   });
 
   it("finds nothing for a pyproject.toml that only configures tools", () => {
-    expect(detectSetup(files({ "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n" }))).toBe(
-      undefined,
-    );
+    expect(
+      detectSetup(files({ "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = ['tests']\n" })),
+    ).toBe(undefined);
     expect(detectSetup(files({ "pyproject.toml": "not toml [[" }))).toBe(undefined);
   });
 
@@ -62,7 +64,9 @@ describe("Python version selection", () => {
       version: "3.9",
       reason: "python_version",
     });
-    expect(choosePython({ available: AVAILABLE, fallback: "3.11", configured: "3.12", requires: ">=3.13" })).toEqual({
+    expect(
+      choosePython({ available: AVAILABLE, fallback: "3.11", configured: "3.12", requires: ">=3.13" }),
+    ).toEqual({
       version: "3.13",
       reason: "python_version",
       asked: "3.12",
@@ -75,8 +79,12 @@ describe("Python version selection", () => {
       version: "3.13",
       reason: "requires-python",
     });
-    expect(choosePython({ available: AVAILABLE, fallback: "3.11", requires: "<3.10,>=3.8" }).version).toBe("3.9");
-    expect(choosePython({ available: AVAILABLE, fallback: "3.11", requires: ">=3.11.4" }).version).toBe("3.11");
+    expect(choosePython({ available: AVAILABLE, fallback: "3.11", requires: "<3.10,>=3.8" }).version).toBe(
+      "3.9",
+    );
+    expect(choosePython({ available: AVAILABLE, fallback: "3.11", requires: ">=3.11.4" }).version).toBe(
+      "3.11",
+    );
     expect(choosePython({ available: AVAILABLE, fallback: "3.11", requires: ">=3.20" })).toEqual({
       version: "3.13",
       reason: "requires-python",
@@ -85,7 +93,8 @@ describe("Python version selection", () => {
   });
 
   it("takes the CI job's version next, then the default", () => {
-    const ciLog = "Run actions/setup-python@v5\n  with:\n    python-version: 3.10\nSuccessfully set up CPython (3.10.14)";
+    const ciLog =
+      "Run actions/setup-python@v5\n  with:\n    python-version: 3.10\nSuccessfully set up CPython (3.10.14)";
     expect(choosePython({ available: AVAILABLE, fallback: "3.11", ciLog })).toEqual({
       version: "3.11",
       reason: "CI log",
@@ -98,7 +107,9 @@ describe("Python version selection", () => {
   });
 
   it("reads the version from pytest's header before setup-python's lines", () => {
-    expect(pythonFromCiLog("python-version: '3.12'\nplatform linux -- Python 3.9.18, pytest-7.4.0")).toBe("3.9");
+    expect(pythonFromCiLog("python-version: '3.12'\nplatform linux -- Python 3.9.18, pytest-7.4.0")).toBe(
+      "3.9",
+    );
     expect(pythonFromCiLog('    python-version: "3.13"\n')).toBe("3.13");
     expect(pythonFromCiLog(undefined)).toBe(undefined);
   });

@@ -107,14 +107,24 @@ describe.each(VERSIONS)("the Python instruments on Python %s", (version) => {
   });
 
   it("runs pytest with the repository's markers, xdist/cov/timeout set aside, tests' own SIGALRM intact", async () => {
-    const run = await runtime.runTests(["tests/test_cart.py::test_add", "tests/test_cart.py::test_total", "tests/test_cart.py::test_own_alarm"]);
+    const run = await runtime.runTests([
+      "tests/test_cart.py::test_add",
+      "tests/test_cart.py::test_total",
+      "tests/test_cart.py::test_own_alarm",
+    ]);
     expect(run.errors).toEqual([]);
     expect(Object.fromEntries(run.tests.map((t) => [t.id.split("::")[1], t.outcome]))).toEqual({
       test_add: "passed",
       test_total: "failed",
       test_own_alarm: "passed",
     });
-    expect(runtime.pytestSetAside()).toEqual(["-p xdist", "-n auto", "--cov=shop", "--timeout=5", "timeout = 5 (ini)"]);
+    expect(runtime.pytestSetAside()).toEqual([
+      "-p xdist",
+      "-n auto",
+      "--cov=shop",
+      "--timeout=5",
+      "timeout = 5 (ini)",
+    ]);
   });
 
   it("stops a test blocked in sleep at the deadline without SIGALRM", async () => {
@@ -134,7 +144,10 @@ describe.each(VERSIONS)("the Python instruments on Python %s", (version) => {
   });
 
   it("sets breakpoints on executable lines only (co_lines or its fallback)", async () => {
-    const hit = await runtime.observe("tests/test_cart.py::test_add", "b shop/cart.py:10 ;; c ;; p len(self.items)");
+    const hit = await runtime.observe(
+      "tests/test_cart.py::test_add",
+      "b shop/cart.py:10 ;; c ;; p len(self.items)",
+    );
     expect(hit.observation).toBe("At each loop execution, the expression was: [0, 1]");
     const blank = await runtime.observe("tests/test_cart.py::test_add", "b shop/cart.py:7 ;; c ;; p 1");
     expect(blank.observation).toContain("not an executable statement");

@@ -49,7 +49,8 @@ function installable(files: ReadonlyMap<string, string>): string | undefined {
   const pyproject = tomlOf(files.get("pyproject.toml"));
   if (pyproject && ("project" in pyproject || "build-system" in pyproject)) return "pyproject.toml";
   if (files.has("setup.py")) return "setup.py";
-  if (files.has("setup.cfg") && /^\s*\[(metadata|options)\]/m.test(files.get("setup.cfg") ?? "")) return "setup.cfg";
+  if (files.has("setup.cfg") && /^\s*\[(metadata|options)\]/m.test(files.get("setup.cfg") ?? ""))
+    return "setup.cfg";
   return undefined;
 }
 
@@ -141,11 +142,16 @@ export function choosePython(options: {
   if (options.configured) return pick(options.configured, "python_version");
   if (options.requires) {
     const spec = options.requires;
-    if (minorSatisfies(options.fallback, spec)) return { version: options.fallback, reason: "requires-python" };
+    if (minorSatisfies(options.fallback, spec))
+      return { version: options.fallback, reason: "requires-python" };
     const match = available.find((v) => minorSatisfies(v, spec));
     return match
       ? { version: match, reason: "requires-python" }
-      : { version: available[available.length - 1] ?? options.fallback, reason: "requires-python", asked: spec };
+      : {
+          version: available[available.length - 1] ?? options.fallback,
+          reason: "requires-python",
+          asked: spec,
+        };
   }
   const fromCi = pythonFromCiLog(options.ciLog);
   if (fromCi) return pick(fromCi, "CI log");
