@@ -337,7 +337,13 @@ function environmentLine(env: Result["environment"]): string[] {
   if (!env) return [];
   const parts = [
     env.python ? `Python ${env.python}` : undefined,
-    env.image === "local" ? undefined : env.cached ? "cached, no build" : "built for this job",
+    env.image === "local"
+      ? undefined
+      : env.cached
+        ? "cached, no build"
+        : env.setup.length > 0
+          ? "built for this job"
+          : "base image",
     env.setup.length > 0
       ? `setup ${env.setup.map(code).join(", ")}${env.setupSource ? ` (${env.setupSource})` : ""}`
       : env.setupSource

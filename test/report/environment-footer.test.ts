@@ -55,12 +55,25 @@ describe("the report footer's environment line", () => {
     expect(markdownProblems(md)).toEqual([]);
   });
 
-  it("says a cached environment was reused, and what happened to a skipped setup", () => {
-    const md = renderReport(
+  it("says a cached environment was reused, and when a setup was not run", () => {
+    const cached = renderReport(
+      result({
+        image: "hypofix/env:0123",
+        python: "3.11",
+        cached: true,
+        setup: ["pip install -e ."],
+        pytestSetAside: [],
+      }),
+      META,
+    );
+    expect(footerLine(cached)).toBe(
+      "Environment `hypofix/env:0123`: Python 3.11 · cached, no build · setup `pip install -e .`.",
+    );
+    const skipped = renderReport(
       result({
         image: "hypofix/sandbox-python:2",
         python: "3.11",
-        cached: true,
+        cached: false,
         setup: [],
         setupSource:
           "detected: requirements.txt; setup not run: it never runs with network for a fork's head",
@@ -68,8 +81,8 @@ describe("the report footer's environment line", () => {
       }),
       META,
     );
-    expect(footerLine(md)).toBe(
-      "Environment `hypofix/sandbox-python:2`: Python 3.11 · cached, no build · no setup (detected: requirements.txt; setup not run: it never runs with network for a fork's head).",
+    expect(footerLine(skipped)).toBe(
+      "Environment `hypofix/sandbox-python:2`: Python 3.11 · base image · no setup (detected: requirements.txt; setup not run: it never runs with network for a fork's head).",
     );
   });
 
