@@ -107,6 +107,7 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         headSha: request.headSha,
         log: request.context.log,
         ...(request.repository ? { repository: request.repository } : {}),
+        ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
     },

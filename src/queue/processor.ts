@@ -17,6 +17,8 @@ export interface FixRequest {
   ciLog?: string;
   /** owner/name: environments are cached per repository. */
   repository?: string;
+  /** False for a fork's head: its setup never runs with network (the environment phase says so). */
+  allowSetupNetwork?: boolean;
   context: JobContext;
 }
 
