@@ -49,51 +49,60 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
  * is an outcome with the last lines of its log, never an exception.
  */
 export async function environmentPhase(input: EnvironmentInput): Promise<EnvironmentOutcome> {
+  const workingDirectory = input.repoConfig.working_directory ?? "";
+  const files = await dependencyFiles(input.repoDir, workingDirectory);
+  const configured = commandArgv(input.repoConfig.setup_command);
+  const backend = await resolveBackend(input.backend, input.config.sandbox.image);
+  return backend === "local"
+    ? localEnvironment(input, configured)
+    : dockerEnvironment(input, files, configured);
+}
+
+/** The user's own machine: only a setup they configured runs, never a detected pip install. */
+function localEnvironment(input: EnvironmentInput, configured: string[] | undefined): EnvironmentOutcome {
+  const setup = configured ? [commandLine(configured)] : [];
+  const workingDirectory = input.repoConfig.working_directory;
+  return {
+    backend: "local",
+    image: input.config.sandbox.image,
+    ...(configured ? { setupCommand: configured } : {}),
+    record: {
+      image: "local",
+      cached: false,
+      setup,
+      ...(configured ? { setupSource: "config: setup_command" } : {}),
+      pytestSetAside: [],
+      ...(workingDirectory ? { workingDirectory } : {}),
+    },
+    progress: `local sandbox (host Python)${configured ? `, setup: ${setup[0]}` : ""}`,
+  };
+}
+
+async function dockerEnvironment(
+  input: EnvironmentInput,
+  files: Map<string, string>,
+  configured: string[] | undefined,
+): Promise<EnvironmentOutcome> {
   const { config, repoConfig } = input;
   const workingDirectory = repoConfig.working_directory ?? "";
-  const files = await dependencyFiles(input.repoDir, workingDirectory);
-  const configured = commandArgv(repoConfig.setup_command);
-  const backend = await resolveBackend(input.backend, config.sandbox.image);
-  const where = workingDirectory ? { workingDirectory } : {};
-  if (backend === "local") {
-    // The user's own machine: only a setup they configured runs, never a detected pip install.
-    const setup = configured ? [commandLine(configured)] : [];
-    return {
-      backend,
-      image: config.sandbox.image,
-      ...(configured ? { setupCommand: configured } : {}),
-      record: {
-        image: "local",
-        cached: false,
-        setup,
-        ...(configured ? { setupSource: "config: setup_command" } : {}),
-        pytestSetAside: [],
-        ...where,
-      },
-      progress: `local sandbox (host Python)${configured ? `, setup: ${setup[0]}` : ""}`,
-    };
-  }
-
   const docker = dockerClient();
   const images = await baseImages(docker, config.sandbox.image);
-  const fallback = images.fallback?.python ?? [...images.byVersion.keys()][0] ?? "3.11";
+  const requires = requiresPython(files.get("pyproject.toml"));
   const choice = choosePython({
     available: [...images.byVersion.keys()],
-    fallback,
+    fallback: images.fallback?.python ?? [...images.byVersion.keys()][0] ?? "3.11",
     ...(repoConfig.python_version ? { configured: repoConfig.python_version } : {}),
-    ...(requiresPython(files.get("pyproject.toml"))
-      ? { requires: requiresPython(files.get("pyproject.toml")) }
-      : {}),
+    ...(requires ? { requires } : {}),
     ...(input.ciLog ? { ciLog: input.ciLog } : {}),
   });
   const base = images.byVersion.get(choice.version) ?? images.fallback;
-  if (!base)
+  if (!base) {
     throw new UserError(
       `sandbox image ${config.sandbox.image} not found`,
       "bash scripts/provision.sh builds it",
     );
+  }
   const plan = configured ? { commands: [configured], source: "config: setup_command" } : detectSetup(files);
-  const python = `Python ${choice.version} (${choice.reason}${choice.asked ? `: asked ${choice.asked}` : ""})`;
   const record: EnvironmentRecord = {
     image: base.tag,
     python: choice.version,
@@ -101,9 +110,12 @@ export async function environmentPhase(input: EnvironmentInput): Promise<Environ
     setup: (plan?.commands ?? []).map(commandLine),
     ...(plan ? { setupSource: plan.source } : {}),
     pytestSetAside: [],
-    ...where,
+    ...(workingDirectory ? { workingDirectory } : {}),
   };
-  const setupText = plan ? `setup ${plan.source}: ${record.setup.join(" && ")}` : "no setup";
+  const said = [
+    `Python ${choice.version} (${choice.reason}${choice.asked ? `: asked ${choice.asked}` : ""})`,
+    plan ? `setup ${plan.source}: ${record.setup.join(" && ")}` : "no setup",
+  ].join("; ");
   try {
     const env = await prepareEnvironment(
       {
@@ -139,13 +151,13 @@ export async function environmentPhase(input: EnvironmentInput): Promise<Environ
         : plan
           ? `built ${env.image} in ${(env.buildMs / 1000).toFixed(1)} s`
           : `base image ${env.image}`;
-    return { backend, image: env.image, record, progress: `${python}; ${setupText}; ${how}` };
+    return { backend: "docker", image: env.image, record, progress: `${said}; ${how}` };
   } catch (err) {
     if (!(err instanceof SetupFailed)) throw err;
     return {
       error: `${err.message}; last lines of its log:\n${err.logTail}`,
       record,
-      progress: `${python}; ${setupText}; the setup failed`,
+      progress: `${said}; the setup failed`,
     };
   }
 }
