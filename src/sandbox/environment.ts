@@ -195,7 +195,8 @@ async function buildEnvironment(
     Image: request.base.tag,
     Cmd: ["sleep", "infinity"],
     User: "10001:10001",
-    WorkingDir: workdir,
+    // The repository is copied in after start; commands run in the working directory then.
+    WorkingDir: WORKDIR,
     Labels: labels,
     HostConfig: {
       NetworkMode: network,

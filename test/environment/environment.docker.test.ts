@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +24,8 @@ beforeAll(async () => {
   base = (await inspectImage(docker, config.sandbox.image))!;
   repo = await mkdtemp(path.join(tmpdir(), "hypofix-envrepo-"));
   await writeFile(path.join(repo, "requirements.txt"), "\n");
+  await mkdir(path.join(repo, "services", "api"), { recursive: true });
+  await writeFile(path.join(repo, "services", "api", "marker"), "api\n");
 });
 afterAll(() => removeImages(built));
 
@@ -88,6 +90,16 @@ describe("prepareEnvironment", () => {
     expect(info.Config.Env.join("\n")).not.toContain("PIP_INDEX_URL");
     // The repository copy lived on a tmpfs: it is not in the image.
     expect(await runInImage(env.image, ["ls", "-A", "/work"])).toBe("");
+  });
+
+  it("runs the setup in the working directory of a monorepo's project", async () => {
+    const env = await prepareEnvironment(
+      request("workdir", [["sh", "-c", "pwd > /opt/hypofix/pwd && cat marker >> /opt/hypofix/pwd"]], {
+        workingDirectory: "services/api",
+      }),
+    );
+    built.push(env.image);
+    expect(await runInImage(env.image, ["cat", "/opt/hypofix/pwd"])).toBe("/work/services/api\napi\n");
   });
 
   it("reuses the image for the same inputs, and builds anew when a dependency file changes", async () => {
