@@ -73,7 +73,7 @@ assert os.getuid() == 10001, os.getuid()
 assert os.getcwd() == '/work', os.getcwd()
 assert sys.prefix == '$VENV', sys.prefix
 assert '%d.%d' % sys.version_info[:2] == '$PYTHON', sys.version
-assert os.access('$VENV', os.W_OK)
+assert os.stat('$VENV').st_uid == 10001, 'the venv belongs to the sandbox user'
 " || {
   echo "hypofix: $TAG does not meet the sandbox contract (uid 10001, /work, Python $PYTHON in a writable venv with pytest, coverage and pip)" >&2
   exit 2
