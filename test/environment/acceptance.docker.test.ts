@@ -1,12 +1,14 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import { SETUP_NETWORK } from "../../src/sandbox/environment.js";
 import { buildWheel, copyFixture, hypofixFix, removeImages } from "./helpers.js";
 
 // Real repositories, each fixed by `hypofix fix` with the offline engine in the real
 // Docker sandbox: dependencies from a setup, pytest settings, layouts, Python versions.
+// Whole CLI runs (two in the first test) on a 2-core machine that other work shares.
+vi.setConfig({ testTimeout: 900_000 });
 const built: (string | undefined)[] = [];
 afterAll(() => removeImages(built));
 

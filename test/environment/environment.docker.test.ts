@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import {
@@ -14,6 +14,8 @@ import { removeImages } from "./helpers.js";
 
 // The environment builder against the real engine: what a setup sees, what the image keeps,
 // forks, and least-recently-used pruning. Each test has its own scope, so images never mix.
+// Image builds and commits on a shared 2-core machine.
+vi.setConfig({ testTimeout: 300_000 });
 const config = loadConfig();
 const docker = dockerClient();
 const built: string[] = [];
