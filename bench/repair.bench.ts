@@ -82,7 +82,7 @@ async function repairBug(bug: Bug, timeoutMs: number): Promise<BugOutcome> {
       backend: BACKEND,
       config: loadConfig(),
       repoConfig: DEFAULT_REPO_CONFIG,
-      makeRuntime: (sandbox) => createPythonRuntime(sandbox),
+      makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
       wallClockMs: timeoutMs,
     });
     const ms = Math.round(performance.now() - started);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Hypofix, reusing what exists: node_modules, the
-# Docker engine (docker.io from Debian, dockerd started), the sandbox image (built
-# offline with debootstrap when the tag is absent), host python3 with pytest and
+# Docker engine (docker.io from Debian, dockerd started), the sandbox images for
+# Python 3.9, 3.11 and 3.13 (built offline with debootstrap, in parallel, when a tag
+# is absent; the default tag points at 3.11), host python3 with pytest and
 # coverage (the `local` sandbox and benchmarks use it) and, unless `--cli`,
 # Redis on 127.0.0.1:6379 (the App's queue and its tests).
 set -euo pipefail
@@ -9,7 +10,9 @@ cd "$(dirname "$0")/.."
 with_redis=1
 [ "${1:-}" = "--cli" ] && with_redis=0
 
-IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:1}"
+IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:2}"
+PYTHONS=(3.9 3.11 3.13)
+DEFAULT_PYTHON=3.11
 log() { echo "provision: $*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -36,9 +39,33 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/hypofix-dockerd.log"; exit 2; }
 fi
 
+missing_images=()
+for v in "${PYTHONS[@]}"; do
+  docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || missing_images+=("$v")
+done
+if [ ${#missing_images[@]} -gt 0 ]; then
+  # The builds wait on the mirror more than on the CPU: in parallel they take about as long as one.
+  log "building sandbox images for Python ${missing_images[*]} offline, in parallel (minutes, once)"
+  started=$(date +%s)
+  logs="$(mktemp -d)"
+  pids=()
+  for v in "${missing_images[@]}"; do
+    bash docker/build-sandbox-image-offline.sh --python "$v" "$IMAGE-py$v" >"$logs/$v.log" 2>&1 &
+    pids+=($!)
+  done
+  failed=0
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      failed=1
+      cat "$logs/${missing_images[$i]}.log" >&2
+    fi
+  done
+  rm -rf "$logs"
+  [ $failed = 0 ] || { log "building a sandbox image failed (see above)"; exit 2; }
+  log "built ${missing_images[*]} in $(($(date +%s) - started)) s"
+fi
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
-  log "building sandbox image $IMAGE offline"
-  bash docker/build-sandbox-image-offline.sh "$IMAGE"
+  docker tag "$IMAGE-py$DEFAULT_PYTHON" "$IMAGE"
 fi
 
 if [ $with_redis = 1 ] && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then

@@ -47,7 +47,7 @@ export function createFixRun(options: {
     engine: model
       ? createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches })
       : createOfflineEngine(),
-    makeRuntime: (sandbox) => createPythonRuntime(sandbox, { log }),
+    makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, { log, ...where }),
     audit: pipelineAudit({ engine: model ? "llm" : "offline", ...(model ? { model } : {}) }),
     ...(model
       ? {
@@ -106,7 +106,9 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         repoConfig: request.repoConfig,
         headSha: request.headSha,
         log: request.context.log,
-        ...(request.ciLog ? { bugReport: request.ciLog } : {}),
+        ...(request.repository ? { repository: request.repository } : {}),
+        ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
+        ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
     },
     async explain(request) {

@@ -24,13 +24,21 @@ export const envSchema = z.object({
   HYPOFIX_LLM_TIMEOUT_MS: intFromEnv(120_000),
   HYPOFIX_LLM_TOKEN_BUDGET: intFromEnv(400_000),
 
-  HYPOFIX_SANDBOX_IMAGE: z.string().min(1).default("hypofix/sandbox-python:1"),
+  HYPOFIX_SANDBOX_IMAGE: z.string().min(1).default("hypofix/sandbox-python:2"),
   HYPOFIX_SANDBOX_MEMORY_MB: intFromEnv(1024),
   HYPOFIX_SANDBOX_CPUS: z.coerce.number().positive().default(1),
   HYPOFIX_SANDBOX_PIDS: intFromEnv(256),
   HYPOFIX_SANDBOX_TIMEOUT_MS: intFromEnv(120_000),
   HYPOFIX_SANDBOX_OUTPUT_BYTES: intFromEnv(1024 * 1024),
   HYPOFIX_SANDBOX_WORK_MB: intFromEnv(512),
+
+  /** A company mirror for the setup's pip (given to the build container only, never stored in an image). */
+  HYPOFIX_PIP_INDEX_URL: z.string().url().optional(),
+  HYPOFIX_PIP_EXTRA_INDEX_URL: z.string().min(1).optional(),
+  HYPOFIX_PIP_TRUSTED_HOST: z.string().min(1).optional(),
+  HYPOFIX_SETUP_TIMEOUT_MS: intFromEnv(600_000),
+  /** Size cap of the cached environment images; least recently used ones past it are removed. */
+  HYPOFIX_ENV_CACHE_MB: intFromEnv(10_240),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -44,9 +52,16 @@ export interface SandboxLimits {
   workMb: number;
 }
 
+export interface EnvironmentSettings {
+  pip: { indexUrl?: string; extraIndexUrl?: string; trustedHost?: string };
+  setupTimeoutMs: number;
+  cacheBytes: number;
+}
+
 export interface Config {
   env: Env;
   sandbox: { image: string; limits: SandboxLimits };
+  environment: EnvironmentSettings;
   llm: { baseURL?: string; model: string; apiKey?: string; timeoutMs: number; tokenBudget: number };
 }
 
@@ -73,6 +88,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         outputBytes: env.HYPOFIX_SANDBOX_OUTPUT_BYTES,
         workMb: env.HYPOFIX_SANDBOX_WORK_MB,
       },
+    },
+    environment: {
+      pip: {
+        ...(env.HYPOFIX_PIP_INDEX_URL ? { indexUrl: env.HYPOFIX_PIP_INDEX_URL } : {}),
+        ...(env.HYPOFIX_PIP_EXTRA_INDEX_URL ? { extraIndexUrl: env.HYPOFIX_PIP_EXTRA_INDEX_URL } : {}),
+        ...(env.HYPOFIX_PIP_TRUSTED_HOST ? { trustedHost: env.HYPOFIX_PIP_TRUSTED_HOST } : {}),
+      },
+      setupTimeoutMs: env.HYPOFIX_SETUP_TIMEOUT_MS,
+      cacheBytes: env.HYPOFIX_ENV_CACHE_MB * 1024 * 1024,
     },
     llm: {
       baseURL: env.HYPOFIX_LLM_BASE_URL,

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Config } from "./config.js";
 import { Budget } from "./debug/budget.js";
 import type { PathRules } from "./debug/guards.js";
@@ -5,12 +6,13 @@ import type { BugContext, Candidate, DebugEngine, EngineRun } from "./debug/type
 import type { PythonRuntime } from "./lang/python/runtime.js";
 import type { Logger } from "./log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipeline/assemble.js";
+import { environmentPhase } from "./pipeline/environment.js";
 import { localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
 import { reproducePhase, type Reproduced } from "./pipeline/reproduce.js";
 import { suiteSelection } from "./pipeline/suite.js";
 import { makeValidator } from "./pipeline/validate.js";
 import type { ReportMeta } from "./report/render.js";
-import { commandArgv, type RepoConfig } from "./repo-config.js";
+import type { RepoConfig } from "./repo-config.js";
 import type { Audit, Result } from "./result.js";
 import { createSandbox } from "./sandbox/index.js";
 import type { Sandbox } from "./sandbox/types.js";
@@ -18,7 +20,8 @@ import type { Sandbox } from "./sandbox/types.js";
 export type { FixOutcome } from "./pipeline/assemble.js";
 export type { LocalizerInput, LocalizerOutput } from "./pipeline/localize.js";
 
-export type Phase = "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "audit" | "report";
+export type Phase =
+  "environment" | "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "audit" | "report";
 
 export interface AuditInput {
   sandbox: Sandbox;
@@ -38,7 +41,14 @@ export interface FixOptions {
   backend: "docker" | "local" | "auto";
   config: Config;
   repoConfig: RepoConfig;
-  makeRuntime: (sandbox: Sandbox) => PythonRuntime;
+  /** The Python instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
+  makeRuntime: (sandbox: Sandbox, where: { workingDirectory?: string }) => PythonRuntime;
+  /** The repository's identity (owner/name) for the environment cache; default: the checkout's path. */
+  repository?: string;
+  /** The failed CI job's log excerpt (the Python version it used is read from it). */
+  ciLog?: string;
+  /** False for a fork's head: the setup never runs with network (a cached environment is still used). */
+  allowSetupNetwork?: boolean;
   /** The audit of a validated patch; absent: the report says the audit did not run. */
   audit?: (input: AuditInput) => Promise<Audit>;
   /** A localizer beside SBFL (AutoFL for the llm engine); absent: SBFL's ranking stands. */
@@ -67,7 +77,7 @@ interface Run {
   finish(status: Result["status"], reason: string): FixOutcome;
 }
 
-/** The one function that runs a job end to end: sandbox, reproduce, localize, debug, validate, audit, report. */
+/** The one function that runs a job end to end: environment, sandbox, reproduce, localize, debug, validate, audit, report. */
 export async function runFix(options: FixOptions): Promise<FixOutcome> {
   const startedAt = Date.now();
   const timings: Record<string, number> = {};
@@ -79,41 +89,59 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     patches: [],
     reproduction: { failedRuns: 0, totalRuns: 0 },
   };
+  const phase = (name: Phase, line: string) => {
+    timings[name] = (timings[name] ?? 0) + Date.now() - phaseStart;
+    phaseStart = Date.now();
+    progress(`${name}: ${line}`);
+  };
+  const finish = (status: Result["status"], reason: string) =>
+    assemble(state, status, reason, {
+      engine: options.engine.name,
+      usage: options.usage?.() ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
+      maxSteps: options.repoConfig.max_iterations,
+      timings,
+      startedAt,
+      ...(options.headSha ? { headSha: options.headSha } : {}),
+      ...(options.ci ? { ci: options.ci } : {}),
+    });
+
+  const environment = await environmentPhase({
+    repoDir: options.repoDir,
+    backend: options.backend,
+    config: options.config,
+    repoConfig: options.repoConfig,
+    scope: options.repository ?? path.resolve(options.repoDir),
+    allowSetupNetwork: options.allowSetupNetwork ?? true,
+    ...(options.ciLog ? { ciLog: options.ciLog } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  if (environment.record) state.environment = environment.record;
+  phase("environment", environment.progress);
+  if ("error" in environment) return finish("error", environment.error);
   const sandbox = await createSandbox(
-    options.backend,
+    environment.backend,
     {
       repoDir: options.repoDir,
-      image: options.config.sandbox.image,
+      image: environment.image,
       limits: options.config.sandbox.limits,
-      ...(options.repoConfig.setup_command
-        ? { setupCommand: commandArgv(options.repoConfig.setup_command)! }
-        : {}),
+      ...(environment.setupCommand ? { setupCommand: environment.setupCommand } : {}),
     },
     options.log,
   );
   state.sandbox = sandbox.kind;
+  const workingDirectory = options.repoConfig.working_directory;
   const run: Run = {
     options,
     sandbox,
-    runtime: options.makeRuntime(sandbox),
+    runtime: options.makeRuntime(sandbox, workingDirectory ? { workingDirectory } : {}),
     rules: { sourcePaths: options.repoConfig.source_paths, ignorePaths: options.repoConfig.ignore_paths },
     suiteIds: suiteSelection(options.repoConfig),
     state,
-    phase(name, line) {
-      timings[name] = (timings[name] ?? 0) + Date.now() - phaseStart;
-      phaseStart = Date.now();
-      progress(`${name}: ${line}`);
+    phase,
+    finish: (status, reason) => {
+      if (state.environment) state.environment.pytestSetAside = run.runtime.pytestSetAside();
+      return finish(status, reason);
     },
-    finish: (status, reason) =>
-      assemble(state, status, reason, {
-        engine: options.engine.name,
-        usage: options.usage?.() ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
-        maxSteps: options.repoConfig.max_iterations,
-        timings,
-        startedAt,
-        ...(options.headSha ? { headSha: options.headSha } : {}),
-        ...(options.ci ? { ci: options.ci } : {}),
-      }),
   };
   try {
     run.phase("sandbox", `${sandbox.kind} sandbox ready`);

@@ -34,6 +34,21 @@ export const repoConfigSchema = z
     mode: z.enum(["pull-request", "comment"]).default("pull-request"),
     /** Reruns of a failing test before repair. */
     reruns: z.number().int().min(1).max(10).default(3),
+    /** Python minor version of the environment, e.g. "3.13"; else requires-python, the CI job's, the default. */
+    python_version: z
+      .union([z.string(), z.number()])
+      .transform(String)
+      .pipe(
+        z
+          .string()
+          .regex(
+            /^3\.([6-9]|1\d)$/,
+            'must be a Python minor version such as "3.11" (quoted: unquoted 3.10 is the number 3.1)',
+          ),
+      )
+      .optional(),
+    /** Where setup and tests run, relative to the repository root (a monorepo's project folder). */
+    working_directory: relPath.optional(),
   })
   .strict();
 

@@ -6,7 +6,7 @@ describe("loadConfig", () => {
   it("applies defaults for an empty environment", () => {
     const config = loadConfig({});
     expect(config.env.REDIS_URL).toBe("redis://127.0.0.1:6379");
-    expect(config.sandbox.image).toBe("hypofix/sandbox-python:1");
+    expect(config.sandbox.image).toBe("hypofix/sandbox-python:2");
     expect(config.sandbox.limits.outputBytes).toBe(1024 * 1024);
   });
 

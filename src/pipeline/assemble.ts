@@ -21,6 +21,7 @@ export interface RunState {
   suiteBefore?: { passed: number; failed: number };
   suiteAfter?: { passed: number; failed: number };
   audit?: Audit;
+  environment?: Result["environment"];
 }
 
 export interface AssembleContext {
@@ -79,6 +80,7 @@ export function assemble(
     timings,
     usage: context.usage,
     engine: context.engine,
+    ...(state.environment ? { environment: state.environment } : {}),
   });
   const meta: ReportMeta = {
     ...(context.headSha ? { headSha: context.headSha } : {}),

@@ -15,6 +15,10 @@ export interface FixRequest {
   repoConfig: RepoConfig;
   /** The CI log's failure excerpt, for the debugging prompt and the report. */
   ciLog?: string;
+  /** owner/name: environments are cached per repository. */
+  repository?: string;
+  /** False for a fork's head: its setup never runs with network (the environment phase says so). */
+  allowSetupNetwork?: boolean;
   context: JobContext;
 }
 
@@ -108,6 +112,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       headSha: job.headSha,
       repoConfig,
       context,
+      repository: `${job.repo.owner}/${job.repo.name}`.toLowerCase(),
       ...(ciLog ? { ciLog } : {}),
     });
     const { result } = outcome;

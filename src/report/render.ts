@@ -326,9 +326,35 @@ function footer(result: Result, meta: ReportMeta): string {
     "<details><summary>How this was produced</summary>",
     "",
     `${engine} · ${meta.experiments} experiments · ${formatDuration(meta.durationMs)} · ${sandbox}.`,
+    ...environmentLine(result.environment),
     `Rerun: comment ${code("/fix")}${reproduce}`,
     "</details>",
   ].join("\n");
+}
+
+/** Which environment the tests ran in: image, Python, cached or built, the setup, options set aside. */
+function environmentLine(env: Result["environment"]): string[] {
+  if (!env) return [];
+  const parts = [
+    env.python ? `Python ${env.python}` : undefined,
+    env.image === "local"
+      ? undefined
+      : env.cached
+        ? "cached, no build"
+        : env.setup.length > 0
+          ? "built for this job"
+          : "base image",
+    env.setup.length > 0
+      ? `setup ${env.setup.map(code).join(", ")}${env.setupSource ? ` (${env.setupSource})` : ""}`
+      : env.setupSource
+        ? `no setup (${env.setupSource})`
+        : "no setup",
+    env.workingDirectory ? `from ${code(env.workingDirectory)}` : undefined,
+    env.pytestSetAside.length > 0
+      ? `pytest options set aside: ${env.pytestSetAside.map(code).join(", ")}`
+      : undefined,
+  ].filter((p) => p !== undefined);
+  return [`Environment ${code(env.image)}: ${parts.join(" · ")}.`];
 }
 
 /** POSIX single-quoting, so the command can be pasted as it is. */

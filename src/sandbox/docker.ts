@@ -233,7 +233,10 @@ export class DockerSandbox implements Sandbox {
     await reaped;
 
     const { limits } = options;
-    const withSetup = (options.setupCommand?.length ?? 0) > 0;
+    if (options.setupCommand?.length) {
+      // Setup runs in a build container with a network (environment.ts); a test container never has one.
+      throw new Error("a docker sandbox takes no setup command: prepare an environment image first");
+    }
     const labels: Record<string, string> = {
       [LABEL_SANDBOX]: "1",
       [LABEL_OWNER_PID]: String(process.pid),
@@ -252,8 +255,7 @@ export class DockerSandbox implements Sandbox {
       Env: ["HOME=/tmp", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "LANG=C.UTF-8"],
       Labels: labels,
       HostConfig: {
-        // The setup phase (pip install) needs the network; it is disconnected before any test runs.
-        NetworkMode: withSetup ? "bridge" : "none",
+        NetworkMode: "none",
         CapDrop: ["ALL"],
         SecurityOpt: ["no-new-privileges"],
         ReadonlyRootfs: true,
@@ -273,7 +275,6 @@ export class DockerSandbox implements Sandbox {
     try {
       await container.start();
       await sandbox.fill();
-      if (withSetup) await sandbox.setup(docker, options.setupCommand ?? [], log);
       await sandbox.runner();
       log?.debug({ container: container.id.slice(0, 12), jobId: options.jobId }, "docker sandbox ready");
       return sandbox;
@@ -304,16 +305,6 @@ export class DockerSandbox implements Sandbox {
     });
     if (res.exitCode !== 0)
       throw new Error(`copy into sandbox failed: ${res.stderr.trim() || `exit ${res.exitCode}`}`);
-  }
-
-  private async setup(docker: Docker, command: string[], log?: Logger): Promise<void> {
-    const res = await this.exec(command);
-    if (res.exitCode !== 0) {
-      const why = res.timedOut ? "timed out" : `exit ${res.exitCode}`;
-      throw new Error(`setup command failed (${why}): ${res.stderr.trim().slice(-2000)}`);
-    }
-    await docker.getNetwork("bridge").disconnect({ Container: this.container.id, Force: true });
-    log?.debug({ container: this.container.id.slice(0, 12) }, "setup done, network disconnected");
   }
 
   private resolve(p: string): string {

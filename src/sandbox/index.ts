@@ -23,7 +23,7 @@ export * from "./types.js";
  *   fallback when the runner cannot start.
  */
 
-const BUILD_HINT = "build it with: bash docker/build-sandbox-image-offline.sh";
+const BUILD_HINT = "build it with: bash scripts/provision.sh, or bash docker/build-sandbox-image-offline.sh";
 
 /** True when a Docker engine answers (DOCKER_HOST or the default socket). */
 export function dockerAvailable(): Promise<boolean> {
@@ -33,23 +33,18 @@ export function dockerAvailable(): Promise<boolean> {
 let warnedLocal = false;
 
 /**
- * One warm sandbox over a copy of `options.repoDir`. `auto` picks docker when
- * the engine answers and the image exists, else local with a warning (once).
+ * The backend `auto` means here: docker when the engine answers and `image`
+ * exists, else local with a warning (once). `docker` without engine or image is a
+ * UserError. Exported so an environment can be prepared before the sandbox starts.
  */
-export async function createSandbox(
-  backend: "docker" | "local" | "auto",
-  options: SandboxOptions,
-  log?: Logger,
-): Promise<Sandbox> {
-  const info = await stat(options.repoDir).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    throw new UserError(`repository directory not found: ${options.repoDir}`, "pass the path of a checkout");
-  }
-  if (backend === "local") return LocalSandbox.create(options);
-
+export async function resolveBackend(
+  backend: SandboxBackend | "auto",
+  image: string,
+): Promise<SandboxBackend> {
+  if (backend === "local") return "local";
   const docker = dockerClient();
   const reachable = await pingDocker(docker);
-  const hasImage = reachable && (await imageExists(docker, options.image));
+  const hasImage = reachable && (await imageExists(docker, image));
   if (backend === "docker") {
     if (!reachable) {
       throw new UserError(
@@ -57,18 +52,31 @@ export async function createSandbox(
         "start dockerd (bash scripts/provision.sh does) or use --sandbox local",
       );
     }
-    if (!hasImage) throw new UserError(`sandbox image ${options.image} not found`, BUILD_HINT);
-    return DockerSandbox.create(options, log, docker);
+    if (!hasImage) throw new UserError(`sandbox image ${image} not found`, BUILD_HINT);
+    return "docker";
   }
-  if (hasImage) return DockerSandbox.create(options, log, docker);
+  if (hasImage) return "docker";
   if (!warnedLocal) {
     warnedLocal = true;
-    const why = reachable
-      ? `image ${options.image} not found (${BUILD_HINT})`
-      : "Docker engine not reachable";
+    const why = reachable ? `image ${image} not found (${BUILD_HINT})` : "Docker engine not reachable";
     process.stderr.write(`hypofix: warning: ${why}; running in the local sandbox, without isolation\n`);
   }
-  return LocalSandbox.create(options);
+  return "local";
+}
+
+/** One warm sandbox over a copy of `options.repoDir`, on the backend resolveBackend picks. */
+export async function createSandbox(
+  backend: SandboxBackend | "auto",
+  options: SandboxOptions,
+  log?: Logger,
+): Promise<Sandbox> {
+  const info = await stat(options.repoDir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new UserError(`repository directory not found: ${options.repoDir}`, "pass the path of a checkout");
+  }
+  return (await resolveBackend(backend, options.image)) === "docker"
+    ? DockerSandbox.create(options, log, dockerClient())
+    : LocalSandbox.create(options);
 }
 
 /**

@@ -56,7 +56,10 @@ export interface SandboxOptions {
   repoDir: string;
   image: string;
   limits: SandboxLimits;
-  /** Run this command with network access before tests (off by default), e.g. `pip install -e .`. */
+  /**
+   * Local backend only: run this command in the copy before tests, e.g. `pip install -e .`.
+   * Docker sandboxes start from an environment image instead (environment.ts) and reject it.
+   */
   setupCommand?: string[];
   /** Labels a job id onto the container so logs and reaping can find it. */
   jobId?: string;

@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.js";
 import { auditSchema } from "../../src/result.js";
 import { buildFixtureRepo } from "./fixture-repo.js";
 
-// Integration: the real Docker sandbox (image hypofix/sandbox-python:1), real pytest, a git repository built from
+// Integration: the real Docker sandbox (image hypofix/sandbox-python:2), real pytest, a git repository built from
 // test/fixtures/audit-shop (base + one branch per change; each branch's commit message is the explanation).
 const repo = buildFixtureRepo("audit-shop");
 const config = loadConfig({});

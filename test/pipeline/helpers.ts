@@ -24,7 +24,7 @@ export function fixLocally(
     engine,
     backend: "local",
     config: loadConfig(),
-    makeRuntime: (sandbox) => createPythonRuntime(sandbox),
+    makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
     progress: (line) => progress.push(line),
     ...overrides,
     repoConfig: { ...DEFAULT_REPO_CONFIG, ...overrides.repoConfig },

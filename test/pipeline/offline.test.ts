@@ -32,6 +32,7 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
     expect(report).toContain("**Observation:** `False`");
     expect(markdownProblems(report)).toEqual([]);
     expect(progress.map((l) => l.split(":")[0])).toEqual([
+      "environment",
       "sandbox",
       "reproduce",
       "localize",

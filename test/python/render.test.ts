@@ -58,6 +58,7 @@ const run = (over: Partial<RawRun> = {}): RawRun => ({
   hungTest: null,
   exitCode: 1,
   durationMs: 10,
+  setAside: [],
   ...over,
 });
 const failed = (type: string, message: string): RawRun =>

@@ -197,7 +197,7 @@ describe("edit-and-run experiments", () => {
       ),
     ).toBe("[No exception triggered]");
     expect(
-      await observed("tests/test_stats.py::test_average", 'REPLACE(9, "len(xs)", "len(xs") AND RUN', {
+      await observed("tests/test_stats.py::test_average", 'REPLACE(9, "len(xs)", "len(xs))") AND RUN', {
         file: "calc/stats.py",
       }),
     ).toMatch(/^SyntaxError: .*\(calc\/stats.py, line 9\)$/);

@@ -33,6 +33,11 @@ export interface PythonRuntimeOptions {
    * (overhead 0.7-1.05x vs 1.25-1.36x on the fixture suite).
    */
   coverageMethod?: "coverage" | "settrace";
+  /**
+   * Where pytest runs, relative to the repository root (a monorepo's project);
+   * paths in results stay relative to the root. Default: the root.
+   */
+  workingDirectory?: string;
   log?: Logger;
 }
 
@@ -62,6 +67,7 @@ class SandboxPythonRuntime implements PythonRuntime {
   private readonly sources = new Map<string, string>();
   /** The file experiments of a test refer to when they name none. */
   private readonly failureFiles = new Map<string, { file?: string; candidates: string[] }>();
+  private readonly setAside = new Set<string>();
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -78,7 +84,8 @@ class SandboxPythonRuntime implements PythonRuntime {
     timeoutMs: number,
   ): Promise<HelperResult<M>> {
     const res = await this.sandbox.exec([this.sandbox.python, `${this.sandbox.helpersDir}/${HELPER_FILE}`], {
-      stdin: JSON.stringify({ mode, timeout: timeoutMs / 1000, ...request }),
+      stdin: JSON.stringify({ mode, timeout: timeoutMs / 1000, root: this.sandbox.workdir, ...request }),
+      ...(this.options.workingDirectory ? { cwd: this.options.workingDirectory } : {}),
       timeoutMs: timeoutMs + GRACE_MS,
       maxOutputBytes: RESULT_BYTES,
       env: { PYTHONHASHSEED: "0" },
@@ -98,7 +105,13 @@ class SandboxPythonRuntime implements PythonRuntime {
       throw new HelperFailure(`the result was unreadable (cut at ${RESULT_BYTES} bytes?)`, false);
     }
     this.options.log?.debug({ mode, ms: Math.round(res.durationMs) }, "python helper");
-    return helperSchemas[mode].parse(json) as HelperResult<M>;
+    const result = helperSchemas[mode].parse(json) as HelperResult<M>;
+    if ("run" in result) for (const option of result.run.setAside) this.setAside.add(option);
+    return result;
+  }
+
+  pytestSetAside(): string[] {
+    return [...this.setAside];
   }
 
   private toTestRun(raw: RawRun): TestRun {

@@ -34,6 +34,8 @@ export const rawRunSchema = z.object({
   hungTest: z.string().nullable(),
   exitCode: z.number().int().nullable(),
   durationMs: z.number(),
+  /** The repository's pytest options set aside (hypofix_pytest_options.py). */
+  setAside: z.array(z.string()).default([]),
 });
 export type RawRun = z.infer<typeof rawRunSchema>;
 

@@ -20,6 +20,8 @@ export interface PythonRuntime {
   trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
+  /** The repository's pytest options set aside so far because they break the instruments (`-n auto`, `--cov`). */
+  pytestSetAside(): string[];
 }
 
 export interface RunOptions {

@@ -15,23 +15,30 @@ import inspect
 import io
 import json
 import os
-import signal
 import sys
 import tempfile
 import time
 import traceback
+import types
 import xml.etree.ElementTree as ET
 
 from pluggy import HookimplMarker
 
+import hypofix_pytest_options
+from hypofix_compat import Alarm, code_lines, qualname_of
+
 hookimpl = HookimplMarker("pytest")
 
 RESULT_MARK = "\n@@HYPOFIX-RESULT@@\n"
+# The repository root: paths are reported relative to it. Tests run from the working
+# directory (os.getcwd()), which is the root or, in a monorepo, a folder below it.
 ROOT = os.getcwd()
 HELPERS = os.path.dirname(os.path.abspath(__file__))
 REPR_CAP = 1000
 TEXT_CAP = 4000
-SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages", "venv", "env", "build", "dist"}
+SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages"}
+# Usually a virtualenv or build output, but sometimes a real package: see is_source_dir.
+MAYBE_SKIP_DIRS = {"venv", "env", "build", "dist"}
 
 
 class TestTimeout(Exception):
@@ -69,14 +76,51 @@ def rel(path):
     return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
 
 
+_SOURCE_DIRS = {}
+
+
+def is_source_dir(path):
+    """A folder named build/dist/env/venv is source when the code imports it: a regular package
+    (its __init__.py), or a module loaded from inside it under a name that goes through it.
+    A virtualenv (pyvenv.cfg) never is. Decided once per folder, when first asked."""
+    known = _SOURCE_DIRS.get(path)
+    if known is not None:
+        return known
+    name = os.path.basename(path)
+    if os.path.exists(os.path.join(path, "pyvenv.cfg")):
+        found = False
+    elif os.path.isfile(os.path.join(path, "__init__.py")):
+        found = True
+    else:
+        found = any(
+            name in module_name.split(".")[:-1]
+            and os.path.abspath(getattr(module, "__file__", None) or "").startswith(path + os.sep)
+            for module_name, module in list(sys.modules.items())
+        )
+        if not found:
+            return False  # not imported (yet): ask again later
+    _SOURCE_DIRS[path] = found
+    return found
+
+
+def skipped_dir(parent, name):
+    if name in SKIP_DIRS or name.startswith("."):
+        return True
+    return name in MAYBE_SKIP_DIRS and not is_source_dir(os.path.join(parent, name))
+
+
 def is_repo_file(path):
     if not os.path.isabs(path):
         return False  # "<frozen os>", "<string>", attrs-generated code
     path = os.path.abspath(path)
     if not path.startswith(ROOT + os.sep) or path.startswith(HELPERS + os.sep):
         return False
-    parts = path[len(ROOT) + 1 :].split(os.sep)
-    return not any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
+    parent = ROOT
+    for part in path[len(ROOT) + 1 :].split(os.sep)[:-1]:
+        if skipped_dir(parent, part):
+            return False
+        parent = os.path.join(parent, part)
+    return True
 
 
 with open(os.path.join(HELPERS, "test_files.json"), encoding="utf-8") as _rules_file:
@@ -192,7 +236,7 @@ def run_pytest(ids, timeout, plugins):
         state["timed_out"] = True
         if recorder.session is not None:
             recorder.session.shouldstop = "timeout"
-        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        alarm.set(1.0)
         raise TestTimeout(f"the test did not finish within {timeout:g}s and was stopped")
 
     junit = os.path.join(tempfile.mkdtemp(prefix="hypofix-"), "junit.xml")
@@ -213,16 +257,16 @@ def run_pytest(ids, timeout, plugins):
     ] + list(ids)
     out = CappedText()
     started = time.monotonic()
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, max(timeout, 0.1))
+    alarm = Alarm(on_alarm)
+    alarm.set(max(timeout, 0.1))
+    del hypofix_pytest_options.SET_ASIDE[:]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            exit_code = pytest.main(args, plugins=[recorder] + plugins)
+            exit_code = pytest.main(args, plugins=[recorder, hypofix_pytest_options] + plugins)
     except (Deadline, TestTimeout):
         exit_code = 2
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        alarm.close()
     duration = (time.monotonic() - started) * 1000
     tests = parse_junit(junit, recorder)
     errors = list(recorder.collect_errors)
@@ -242,6 +286,7 @@ def run_pytest(ids, timeout, plugins):
         "hungTest": recorder.current if state["timed_out"] else None,
         "exitCode": exit_code,
         "durationMs": duration,
+        "setAside": list(dict.fromkeys(hypofix_pytest_options.SET_ASIDE)),
     }
 
 
@@ -422,7 +467,7 @@ def functions_in(relpath):
 
 def python_files(include_tests):
     for dirpath, dirnames, filenames in os.walk(ROOT):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if not skipped_dir(dirpath, d))
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
             if name.endswith(".py") and is_repo_file(path) and (include_tests or not is_test_file(rel(path))):
@@ -455,8 +500,8 @@ def executable_lines(relpath):
     stack = [code]
     while stack:
         co = stack.pop()
-        lines.update(line for _, _, line in co.co_lines() if line)
-        stack.extend(c for c in co.co_consts if hasattr(c, "co_lines"))
+        lines.update(code_lines(co))
+        stack.extend(c for c in co.co_consts if isinstance(c, types.CodeType))
     return lines
 
 
@@ -635,7 +680,9 @@ class BlockTracer:
     def __init__(self, path, qualname, fn_node, source_lines):
         self.path = path
         self.qualname = qualname
-        self.first, self.last = fn_node.lineno, fn_node.end_lineno
+        # a decorated function's code starts at its first decorator
+        self.first = min([fn_node.lineno] + [d.lineno for d in fn_node.decorator_list])
+        self.last = fn_node.end_lineno
         self.leaders, self.enders = block_leaders(fn_node)
         self.source = source_lines
         self.head = []
@@ -706,7 +753,7 @@ class BlockTracer:
         code = frame.f_code
         if code.co_filename != self.path or not (self.first <= code.co_firstlineno <= self.last):
             return None
-        if code.co_qualname.replace(".<locals>", "") != self.qualname:
+        if qualname_of(code).replace(".<locals>", "") != self.qualname:
             return None
         self.open[id(frame)] = {"before": self.snapshot(frame), "lines": []}
         return self._local
@@ -753,9 +800,11 @@ MODES = {
 
 
 def main():
+    global ROOT
     req = json.loads(sys.stdin.read())
-    # Like `python -m pytest`: the repository root is importable; our own folder is not.
-    sys.path[0] = ROOT
+    ROOT = os.path.abspath(req.get("root") or os.getcwd())
+    # Like `python -m pytest`: the working directory is importable; our own folder is not.
+    sys.path[0] = os.getcwd()
     # Never write bytecode: a .pyc of an edited file could outlive the edit. (A
     # pycache_prefix would also avoid reading stale ones, but recompiles the
     # standard library and pytest on every run: twice the cost.)

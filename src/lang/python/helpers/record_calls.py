@@ -29,11 +29,15 @@ import json
 import os
 import pickle
 import re
-import signal
 import sys
 import threading
 
 import pytest
+
+from hypofix_compat import Alarm, qualname_of
+
+# The repository's pytest options, minus those that break recording (xdist, coverage, timeouts).
+pytest_plugins = ["hypofix_pytest_options"]
 
 REPR_CAP = 2000
 STDOUT_CAP = 2000
@@ -110,7 +114,7 @@ class Recorder:
             path = os.path.realpath(code.co_filename)
             if path.startswith(self.root + os.sep):
                 rel = os.path.relpath(path, self.root).replace(os.sep, "/")
-                name = plain_qualname(getattr(code, "co_qualname", code.co_name))
+                name = plain_qualname(qualname_of(code))
                 if (rel, name) in self.targets:
                     key = f"{rel}::{name}"
             self.codes[code] = key
@@ -127,7 +131,7 @@ class Recorder:
 
     def capture(self, frame, key):
         code = frame.f_code
-        qualname = getattr(code, "co_qualname", code.co_name)
+        qualname = qualname_of(code)
         base = {
             "target": key,
             "module": frame.f_globals.get("__name__", ""),
@@ -183,7 +187,7 @@ def returned(frame, value, exception):
     `return`; only the latter stops on an instruction that is not RETURN_VALUE)."""
     code = frame.f_code.co_code
     lasti = frame.f_lasti
-    normal = 0 <= lasti < len(code) and code[lasti] == _RETURN_VALUE
+    normal = 0 <= lasti < len(code) and code[lasti] in _RETURNS
     if normal or exception is None:
         return {"kind": "return", "value": describe(value)}
     exc_type, exc_value = exception[0], exception[1]
@@ -195,7 +199,8 @@ def describe_message(exc):
     return text if len(text) <= REPR_CAP else text[:REPR_CAP] + "…"
 
 
-_RETURN_VALUE = __import__("dis").opmap["RETURN_VALUE"]
+# RETURN_CONST (3.12+) returns a constant without loading it first.
+_RETURNS = {op for name, op in __import__("dis").opmap.items() if name in ("RETURN_VALUE", "RETURN_CONST")}
 _recorder = None
 
 
@@ -232,14 +237,15 @@ def _on_test_alarm(_signum, _frame):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     timeout = _recorder.test_timeout if _recorder is not None else 0
+    alarm = None
     if timeout > 0 and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGALRM, _on_test_alarm)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        alarm = Alarm(_on_test_alarm)
+        alarm.set(timeout)
     try:
         yield
     finally:
-        if timeout > 0:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        if alarm is not None:
+            alarm.close()
 
 
 def pytest_runtest_logreport(report):
@@ -276,6 +282,9 @@ def _on_alarm(_signum, _frame):
     raise _CallTimeout()
 
 
+_call_alarm = None
+
+
 def resolve(module_name, qualname):
     if "<locals>" in qualname:
         raise LookupError(f"{plain_qualname(qualname)} is a nested function: it cannot be called on its own")
@@ -301,7 +310,7 @@ def replay_one(record, timeout):
     except BaseException as exc:
         return {"kind": "unresolved", "type": type(exc).__name__, "message": f"arguments do not unpickle: {describe_message(exc)}"}
     out = io.StringIO()
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    _call_alarm.set(timeout)
     try:
         with contextlib.redirect_stdout(out):
             value = fn(*args, **kwargs)
@@ -311,7 +320,7 @@ def replay_one(record, timeout):
     except BaseException as exc:  # SystemExit and friends are the function's behaviour too
         result = {"kind": "raise", "type": type(exc).__name__, "message": describe_message(exc)}
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _call_alarm.cancel()
     result["argsAfter"] = call_text(plain_qualname(record["qualname"]), args, kwargs)
     printed = out.getvalue()
     if printed:
@@ -336,7 +345,8 @@ def replay(records_path, out_path, timeout):
         if entry not in sys.path:
             sys.path.insert(0, entry)
     sys.path.insert(0, os.getcwd())
-    signal.signal(signal.SIGALRM, _on_alarm)
+    global _call_alarm
+    _call_alarm = Alarm(_on_alarm)
     with open(out_path, "w", encoding="utf-8") as out:
         for index, record in enumerate(records):
             result = replay_one(record, timeout)
