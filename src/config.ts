@@ -31,6 +31,7 @@ export const envSchema = z.object({
   HYPOFIX_SANDBOX_TIMEOUT_MS: intFromEnv(120_000),
   HYPOFIX_SANDBOX_OUTPUT_BYTES: intFromEnv(1024 * 1024),
   HYPOFIX_SANDBOX_WORK_MB: intFromEnv(512),
+  HYPOFIX_SANDBOX_MAX_AGE_MS: intFromEnv(60 * 60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -42,6 +43,8 @@ export interface SandboxLimits {
   timeoutMs: number;
   outputBytes: number;
   workMb: number;
+  /** A sandbox runs nothing past this age, and is reaped after it (a job's deadline may come sooner). */
+  maxAgeMs: number;
 }
 
 export interface Config {
@@ -72,6 +75,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: env.HYPOFIX_SANDBOX_TIMEOUT_MS,
         outputBytes: env.HYPOFIX_SANDBOX_OUTPUT_BYTES,
         workMb: env.HYPOFIX_SANDBOX_WORK_MB,
+        maxAgeMs: env.HYPOFIX_SANDBOX_MAX_AGE_MS,
       },
     },
     llm: {

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { dockerClient, LABEL_OWNER_PID } from "../../src/sandbox/docker.js";
+import { dockerClient } from "../../src/sandbox/docker.js";
+import { LABEL_OWNER_PID } from "../../src/sandbox/reaper.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "./limits.js";
 
