@@ -4,6 +4,7 @@ import path from "node:path";
 import Docker from "dockerode";
 import tar from "tar-fs";
 import type { Logger } from "../log.js";
+import { sandboxDeadline, timeLeft } from "./deadline.js";
 import { helpersSourceDir, ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
 import {
@@ -15,14 +16,7 @@ import {
   reapLeftovers,
 } from "./reaper.js";
 import { Supervisor, SupervisorGone } from "./supervisor.js";
-import {
-  SandboxExpired,
-  type ExecOptions,
-  type ExecResult,
-  type Sandbox,
-  type SandboxOptions,
-  type SnapshotId,
-} from "./types.js";
+import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } from "./types.js";
 
 const WORKDIR = "/work";
 /** Root-owned: the tests (uid 10001, no capabilities) can read the helpers but not change them. */
@@ -221,7 +215,7 @@ export class DockerSandbox implements Sandbox {
     await reaped;
 
     const { limits } = options;
-    const deadline = Math.min(options.deadline ?? Infinity, Date.now() + limits.maxAgeMs);
+    const deadline = sandboxDeadline(options);
     const withSetup = (options.setupCommand?.length ?? 0) > 0;
     const labels: Record<string, string> = {
       [LABEL_SANDBOX]: "1",
@@ -342,17 +336,10 @@ export class DockerSandbox implements Sandbox {
     return this.supervisor;
   }
 
-  /** The command's timeout, cut to the time left before the deadline; throws past it. */
-  private timeLeft(timeoutMs: number): number {
-    const left = this.deadline - Date.now();
-    if (left <= 0) throw new SandboxExpired(this.deadline);
-    return Math.min(timeoutMs, left);
-  }
-
   async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
     if (this.disposed) throw new Error("sandbox already disposed");
     if (argv.length === 0) throw new Error("exec needs a command");
-    const timeoutMs = this.timeLeft(options.timeoutMs ?? this.options.limits.timeoutMs);
+    const timeoutMs = timeLeft(this.deadline, options.timeoutMs ?? this.options.limits.timeoutMs);
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;
     const cwd = this.resolve(options.cwd ?? ".");
     const sup = await this.runner();
