@@ -7,18 +7,20 @@ import type { Logger } from "./log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipeline/assemble.js";
 import { localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
 import { reproducePhase, type Reproduced } from "./pipeline/reproduce.js";
+import { overturned, revalidatePhase } from "./pipeline/revalidate.js";
 import { suiteSelection } from "./pipeline/suite.js";
 import { makeValidator } from "./pipeline/validate.js";
 import type { ReportMeta } from "./report/render.js";
 import { commandArgv, type RepoConfig } from "./repo-config.js";
 import type { Audit, Result } from "./result.js";
 import { createSandbox } from "./sandbox/index.js";
-import type { Sandbox } from "./sandbox/types.js";
+import type { Sandbox, SandboxOptions } from "./sandbox/types.js";
 
 export type { FixOutcome } from "./pipeline/assemble.js";
 export type { LocalizerInput, LocalizerOutput } from "./pipeline/localize.js";
 
-export type Phase = "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "audit" | "report";
+export type Phase =
+  "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "revalidate" | "audit" | "report";
 
 export interface AuditInput {
   sandbox: Sandbox;
@@ -53,12 +55,16 @@ export interface FixOptions {
   bugReport?: string;
   /** Overrides for the job budget (wall clock defaults to 10 minutes). */
   wallClockMs?: number;
+  /** Epoch ms: the job's deadline; no sandbox command runs past it. */
+  deadline?: number;
 }
 
 /** One run's shared state: the options, its sandbox and runtime, timings and what it learned. */
 interface Run {
   options: FixOptions;
   sandbox: Sandbox;
+  /** How the sandbox was made, so the chosen patch can be re-validated in a fresh one like it. */
+  sandboxOptions: SandboxOptions;
   runtime: PythonRuntime;
   rules: PathRules;
   suiteIds: string[] | undefined;
@@ -79,22 +85,21 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     patches: [],
     reproduction: { failedRuns: 0, totalRuns: 0 },
   };
-  const sandbox = await createSandbox(
-    options.backend,
-    {
-      repoDir: options.repoDir,
-      image: options.config.sandbox.image,
-      limits: options.config.sandbox.limits,
-      ...(options.repoConfig.setup_command
-        ? { setupCommand: commandArgv(options.repoConfig.setup_command)! }
-        : {}),
-    },
-    options.log,
-  );
+  const sandboxOptions: SandboxOptions = {
+    repoDir: options.repoDir,
+    image: options.config.sandbox.image,
+    limits: options.config.sandbox.limits,
+    ...(options.repoConfig.setup_command
+      ? { setupCommand: commandArgv(options.repoConfig.setup_command)! }
+      : {}),
+    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+  };
+  const sandbox = await createSandbox(options.backend, sandboxOptions, options.log);
   state.sandbox = sandbox.kind;
   const run: Run = {
     options,
     sandbox,
+    sandboxOptions,
     runtime: options.makeRuntime(sandbox),
     rules: { sourcePaths: options.repoConfig.source_paths, ignorePaths: options.repoConfig.ignore_paths },
     suiteIds: suiteSelection(options.repoConfig),
@@ -168,7 +173,23 @@ async function repair(run: Run): Promise<FixOutcome> {
 
   const debugged = await debugPhase(run, reproduced, localized);
   if ("error" in debugged) return run.finish("error", debugged.error);
-  return validateAndAudit(run, debugged);
+  return validateAndAudit(run, reproduced, debugged);
+}
+
+/** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
+function validationOf(run: Run, reproduced: Reproduced) {
+  return {
+    baseline: reproduced.baseline,
+    failing: reproduced.failingTests,
+    suiteIds: run.suiteIds,
+    rules: run.rules,
+    // A patch that makes the suite hang is refused at a few times the suite's own time.
+    timeoutMs: clamp(
+      5 * reproduced.baseline.durationMs + 10_000,
+      15_000,
+      run.options.config.sandbox.limits.timeoutMs,
+    ),
+  };
 }
 
 /** The engine's loop, validating each candidate as it is found. */
@@ -199,20 +220,7 @@ async function debugPhase(
     maxTokens: options.config.llm.tokenBudget,
     wallClockMs: options.wallClockMs ?? 10 * 60_000,
   });
-  const validate = makeValidator({
-    sandbox,
-    runtime: run.runtime,
-    baseline: reproduced.baseline,
-    failing: reproduced.failingTests,
-    suiteIds: run.suiteIds,
-    rules: run.rules,
-    // A patch that makes the suite hang is refused at a few times the suite's own time.
-    timeoutMs: clamp(
-      5 * reproduced.baseline.durationMs + 10_000,
-      15_000,
-      options.config.sandbox.limits.timeoutMs,
-    ),
-  });
+  const validate = makeValidator({ sandbox, runtime: run.runtime, ...validationOf(run, reproduced) });
   let engineRun: EngineRun;
   try {
     engineRun = await options.engine.run(bug, run.runtime, budget, validate);
@@ -233,9 +241,10 @@ async function debugPhase(
   return { engineRun, budget };
 }
 
-/** Picks the first plausible candidate and audits it. */
+/** Picks the first plausible candidate, re-validates it in a fresh sandbox, and audits it. */
 async function validateAndAudit(
   run: Run,
+  reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
 ): Promise<FixOutcome> {
   const { state, options } = run;
@@ -256,6 +265,21 @@ async function validateAndAudit(
           : "no hypothesis led to an edit that makes the failing test pass";
     return run.finish("no-fix", reason);
   }
+  const fresh = await revalidatePhase({
+    freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, options.log),
+    makeRuntime: options.makeRuntime,
+    candidate: chosen.candidate,
+    ...validationOf(run, reproduced),
+  });
+  if (!fresh.plausible) {
+    chosen.validation = overturned(chosen.validation, fresh);
+    run.phase("revalidate", `the patch did not hold in a fresh sandbox: ${fresh.rejectedBecause}`);
+    return run.finish(
+      "no-fix",
+      `the validated patch did not hold when re-run in a fresh sandbox: ${fresh.rejectedBecause}`,
+    );
+  }
+  run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
   state.chosen = chosen;
   state.suiteAfter = {
     passed: chosen.validation.testsRun - chosen.validation.testsFailed,

@@ -37,6 +37,7 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
       "localize",
       "debug",
       "validate",
+      "revalidate",
     ]);
   });
 
