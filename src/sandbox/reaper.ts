@@ -66,7 +66,7 @@ export async function reapLeftovers(docker: Docker, log?: Logger): Promise<strin
  * Reaps now and then every `intervalMs` for as long as the process lives (a warm
  * worker would otherwise only reap when it starts). Returns a function that stops it.
  */
-export function startReaper(docker: Docker, options: { intervalMs: number; log?: Logger }): () => void {
+export function startReaper(docker: Docker, options: { intervalMs?: number; log?: Logger } = {}): () => void {
   let running: Promise<unknown> | undefined;
   const tick = () => {
     running ??= reapLeftovers(docker, options.log)
@@ -74,7 +74,7 @@ export function startReaper(docker: Docker, options: { intervalMs: number; log?:
       .finally(() => (running = undefined));
   };
   tick();
-  const timer = setInterval(tick, options.intervalMs);
+  const timer = setInterval(tick, options.intervalMs ?? 60_000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -1,5 +1,8 @@
 """Command runner inside a docker sandbox, started once per container by one `docker exec`.
 
+Never run main() outside a container: once idle it kills every process it may
+signal (kill(-1)), which on a host is every process of the user, or all of them as root.
+
 A `docker exec` per command costs a runc exec (tens to hundreds of ms); this
 keeps one exec open and spawns commands itself. Protocol: the first line on
 stdin is a per-runner key (hex) from the host; then one JSON request per line
