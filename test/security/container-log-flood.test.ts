@@ -1,15 +1,12 @@
 // Hostile case (issue 12, point 6): container logs used json-file without limits, so
 // anything reaching the container's stdout (PID 1's) grew a file on the host's disk.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
+import { hostileRepo } from "./hostile-repo.js";
 
-const repo = mkdtempSync(path.join(tmpdir(), "hypofix-repo-"));
-writeFileSync(path.join(repo, "mod.py"), "x = 1\n");
+const repo = hostileRepo({});
 
 let sb: Sandbox;
 beforeAll(async () => {

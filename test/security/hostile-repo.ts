@@ -16,3 +16,13 @@ export function hostileRepo(files: Record<string, string>): string {
   }
   return repo;
 }
+
+/** Python: `attempt(fn)` runs fn and names what it got, "ok" or the errno ("EACCES"). Needs `import errno`. */
+export const ATTEMPT = [
+  "def attempt(fn):",
+  "    try:",
+  "        fn()",
+  '        return "ok"',
+  "    except OSError as e:",
+  "        return errno.errorcode.get(e.errno, str(e.errno))",
+].join("\n");

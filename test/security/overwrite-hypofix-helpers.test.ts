@@ -10,7 +10,7 @@ import { HELPER_FILE } from "../../src/lang/python/protocol.js";
 import { helpersSourceDir } from "../../src/sandbox/helpers.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
-import { hostileRepo } from "./hostile-repo.js";
+import { ATTEMPT, hostileRepo } from "./hostile-repo.js";
 
 const TEST_ID = "tests/test_calc.py::test_add";
 
@@ -21,12 +21,7 @@ helpers = sys.argv[1]
 target = os.path.join(helpers, "${HELPER_FILE}")
 FAKE = "print('\\n@@HYPOFIX-RESULT@@\\n' + '{}')\n"
 
-def attempt(fn):
-    try:
-        fn()
-        return "ok"
-    except OSError as e:
-        return errno.errorcode.get(e.errno, str(e.errno))
+${ATTEMPT}
 
 def overwrite():
     with open(target, "w") as f:

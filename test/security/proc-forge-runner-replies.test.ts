@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
-import { hostileRepo } from "./hostile-repo.js";
+import { ATTEMPT, hostileRepo } from "./hostile-repo.js";
 
 const TEST_ID = "tests/test_calc.py::test_add";
 
@@ -32,12 +32,7 @@ def lines():
     for body in replies:
         yield ("0" * 64 + " " + body + "\n").encode()
 
-def attempt(fn):
-    try:
-        fn()
-        return "ok"
-    except OSError as e:
-        return errno.errorcode.get(e.errno, str(e.errno))
+${ATTEMPT}
 
 def spray(pid):
     with open("/proc/%d/fd/1" % pid, "wb", buffering=0) as out:

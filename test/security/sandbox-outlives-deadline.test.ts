@@ -2,18 +2,15 @@
 // its container forever; a warm worker only reaped at start, and only containers of dead
 // owners. Now no command runs past the sandbox's deadline, and the periodic reaper removes a
 // container past it even though its owner (this process) is alive.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import { createSandbox, SandboxExpired, type Sandbox } from "../../src/sandbox/index.js";
 import { LABEL_DEADLINE, startReaper } from "../../src/sandbox/reaper.js";
 import { testOptions } from "../sandbox/limits.js";
+import { hostileRepo } from "./hostile-repo.js";
 
 const MAX_AGE_MS = 8000;
-const repo = mkdtempSync(path.join(tmpdir(), "hypofix-repo-"));
-writeFileSync(path.join(repo, "mod.py"), "x = 1\n");
+const repo = hostileRepo({});
 const docker = dockerClient();
 const idOf = (sb: Sandbox) => (sb as unknown as { id: string }).id;
 const created: Sandbox[] = [];
