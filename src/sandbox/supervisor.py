@@ -1,7 +1,8 @@
 """Command runner inside a docker sandbox, started once per container by one `docker exec`.
 
 Never run main() outside a container: once idle it kills every process it may
-signal (kill(-1)), which on a host is every process of the user, or all of them as root.
+signal (kill(-1)), which on a host is every process of the user, or all of them as
+root. main() refuses to start as root or outside a Docker container.
 
 A `docker exec` per command costs a runc exec (tens to hundreds of ms); this
 keeps one exec open and spawns commands itself. Protocol: the first line on
@@ -149,6 +150,9 @@ def _run(req):
 
 def main():
     global _key
+    # Its idle sweep is kill(-1): outside a sandbox container that is the whole machine.
+    if os.getuid() == 0 or not os.path.exists("/.dockerenv"):
+        raise SystemExit("hypofix runner: runs only as the sandbox user inside a sandbox container")
     _harden()
     # The key arrives on stdin only: argv and the environment are readable from /proc.
     _key = bytes.fromhex(sys.stdin.buffer.readline().decode().strip())

@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { channelKey, openMessage } from "../../src/sandbox/channel.js";
 import { supervisorSource } from "../../src/sandbox/helpers.js";
@@ -44,4 +45,17 @@ it("refuses a line under another key, a changed body, a guessed MAC or none", ()
   expect(openMessage(key, `${"0".repeat(64)} ${body}`)).toBeUndefined();
   expect(openMessage(key, body)).toBeUndefined();
   expect(openMessage(key, "")).toBeUndefined();
+});
+
+it("the runner will not start on the host as root, where its idle kill(-1) would end the machine", () => {
+  // Safe to try: with no key on stdin it exits before running anything, guard or not.
+  const python = process.env.HYPOFIX_PYTHON ?? "python3";
+  const run = spawnSync(python, ["-I", "-c", readFileSync(supervisorSource(), "utf8")], {
+    input: "",
+    encoding: "utf8",
+  });
+  expect(run.status).not.toBe(0);
+  expect(run.stdout).toBe("");
+  if (process.getuid?.() === 0) expect(run.stderr).toContain("runs only as the sandbox user");
+  else expect(run.stderr).toMatch(/no key on stdin|runs only as the sandbox user/);
 });
