@@ -57,8 +57,9 @@ export async function reapLeftovers(docker: Docker, log?: Logger): Promise<strin
       }
     }),
   );
+  // Debug: a CLI's stderr is its command's; the worker's periodic reaper logs what it removed.
   if (garbage.length > 0)
-    log?.info({ reaped: garbage.map((g) => ({ id: g.id.slice(0, 12), why: g.why })) }, "reaped sandboxes");
+    log?.debug({ reaped: garbage.map((g) => ({ id: g.id.slice(0, 12), why: g.why })) }, "reaped sandboxes");
   return garbage.map((g) => g.id);
 }
 
@@ -70,6 +71,10 @@ export function startReaper(docker: Docker, options: { intervalMs?: number; log?
   let running: Promise<unknown> | undefined;
   const tick = () => {
     running ??= reapLeftovers(docker, options.log)
+      .then((ids) => {
+        if (ids.length > 0)
+          options.log?.info({ reaped: ids.map((id) => id.slice(0, 12)) }, "reaped sandboxes");
+      })
       .catch((err: unknown) => options.log?.warn({ err }, "could not reap sandboxes"))
       .finally(() => (running = undefined));
   };

@@ -47,6 +47,9 @@ function proposing(after: string): DebugEngine {
   };
 }
 
+/** Two sandboxes and a whole pipeline per case: more than the default timeout on a loaded machine. */
+const PIPELINE_MS = 300_000;
+
 const fix = (engine: DebugEngine) =>
   runFix({
     repoDir: repo,
@@ -58,21 +61,29 @@ const fix = (engine: DebugEngine) =>
     makeRuntime: (sandbox) => createPythonRuntime(sandbox),
   });
 
-it("a patch that passed only on state the tests left in the warm sandbox ends as no-fix", async () => {
-  const { result, patch } = await fix(proposing("def add(a, b):\n    # looks fine\n    return a - b\n"));
-  expect(result.status).toBe("no-fix");
-  expect(result.reason).toMatch(
-    /did not hold when re-run in a fresh sandbox: tests\/test_calc.py::test_add still fails/,
-  );
-  expect(result.patches[0]).toMatchObject({ plausible: false });
-  expect(result.patches[0]?.rejectedBecause).toMatch(/passed in the warm sandbox but not in a fresh one/);
-  expect(patch).toBe("");
-  expect(result.timings.revalidate).toBeGreaterThan(0);
-});
+it(
+  "a patch that passed only on state the tests left in the warm sandbox ends as no-fix",
+  async () => {
+    const { result, patch } = await fix(proposing("def add(a, b):\n    # looks fine\n    return a - b\n"));
+    expect(result.status).toBe("no-fix");
+    expect(result.reason).toMatch(
+      /did not hold when re-run in a fresh sandbox: tests\/test_calc.py::test_add still fails/,
+    );
+    expect(result.patches[0]).toMatchObject({ plausible: false });
+    expect(result.patches[0]?.rejectedBecause).toMatch(/passed in the warm sandbox but not in a fresh one/);
+    expect(patch).toBe("");
+    expect(result.timings.revalidate).toBeGreaterThan(0);
+  },
+  PIPELINE_MS,
+);
 
-it("a real fix holds in the fresh sandbox and comes out fixed", async () => {
-  const { result, patch } = await fix(proposing("def add(a, b):\n    return a + b\n"));
-  expect(result.status).toBe("fixed");
-  expect(result.patches[0]).toMatchObject({ plausible: true, testsFailed: 0 });
-  expect(patch).toContain("+    return a + b");
-});
+it(
+  "a real fix holds in the fresh sandbox and comes out fixed",
+  async () => {
+    const { result, patch } = await fix(proposing("def add(a, b):\n    return a + b\n"));
+    expect(result.status).toBe("fixed");
+    expect(result.patches[0]).toMatchObject({ plausible: true, testsFailed: 0 });
+    expect(patch).toContain("+    return a + b");
+  },
+  PIPELINE_MS,
+);
