@@ -19,6 +19,8 @@ import { connectionFromUrl } from "./queue/queue.js";
 import { assertRedisReachable } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
+import { dockerClient } from "./sandbox/docker.js";
+import { startReaper } from "./sandbox/reaper.js";
 
 /*
  * Composition: the one place that builds a fix run, the worker's dependencies and
@@ -142,5 +144,7 @@ export async function runWorker(concurrency: number): Promise<void> {
     concurrency,
   });
   closeOnSignals(worker, log);
+  // Sandboxes of crashed workers, and any past its deadline, go while this worker stays warm.
+  startReaper(dockerClient(), { log });
   log.info({ concurrency }, "worker waiting for jobs");
 }

@@ -39,6 +39,7 @@ export const envSchema = z.object({
   HYPOFIX_SETUP_TIMEOUT_MS: intFromEnv(600_000),
   /** Size cap of the cached environment images; least recently used ones past it are removed. */
   HYPOFIX_ENV_CACHE_MB: intFromEnv(10_240),
+  HYPOFIX_SANDBOX_MAX_AGE_MS: intFromEnv(60 * 60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -50,6 +51,8 @@ export interface SandboxLimits {
   timeoutMs: number;
   outputBytes: number;
   workMb: number;
+  /** A sandbox runs nothing past this age, and is reaped after it (a job's deadline may come sooner). */
+  maxAgeMs: number;
 }
 
 export interface EnvironmentSettings {
@@ -87,6 +90,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: env.HYPOFIX_SANDBOX_TIMEOUT_MS,
         outputBytes: env.HYPOFIX_SANDBOX_OUTPUT_BYTES,
         workMb: env.HYPOFIX_SANDBOX_WORK_MB,
+        maxAgeMs: env.HYPOFIX_SANDBOX_MAX_AGE_MS,
       },
     },
     environment: {

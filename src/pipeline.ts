@@ -9,19 +9,28 @@ import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipelin
 import { environmentPhase } from "./pipeline/environment.js";
 import { localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
 import { reproducePhase, type Reproduced } from "./pipeline/reproduce.js";
+import { overturned, revalidatePhase } from "./pipeline/revalidate.js";
 import { suiteSelection } from "./pipeline/suite.js";
 import { makeValidator } from "./pipeline/validate.js";
 import type { ReportMeta } from "./report/render.js";
 import type { RepoConfig } from "./repo-config.js";
 import type { Audit, Result } from "./result.js";
 import { createSandbox } from "./sandbox/index.js";
-import type { Sandbox } from "./sandbox/types.js";
+import type { Sandbox, SandboxOptions } from "./sandbox/types.js";
 
 export type { FixOutcome } from "./pipeline/assemble.js";
 export type { LocalizerInput, LocalizerOutput } from "./pipeline/localize.js";
 
 export type Phase =
-  "environment" | "sandbox" | "reproduce" | "localize" | "debug" | "validate" | "audit" | "report";
+  | "environment"
+  | "sandbox"
+  | "reproduce"
+  | "localize"
+  | "debug"
+  | "validate"
+  | "revalidate"
+  | "audit"
+  | "report";
 
 export interface AuditInput {
   sandbox: Sandbox;
@@ -63,12 +72,18 @@ export interface FixOptions {
   bugReport?: string;
   /** Overrides for the job budget (wall clock defaults to 10 minutes). */
   wallClockMs?: number;
+  /** Epoch ms: the job's deadline; no sandbox command runs past it. */
+  deadline?: number;
 }
 
 /** One run's shared state: the options, its sandbox and runtime, timings and what it learned. */
 interface Run {
   options: FixOptions;
   sandbox: Sandbox;
+  /** How the sandbox was made, so the chosen patch can be re-validated in a fresh one like it. */
+  sandboxOptions: SandboxOptions;
+  /** Where tests run inside the repository (working_directory). */
+  where: { workingDirectory?: string };
   runtime: PythonRuntime;
   rules: PathRules;
   suiteIds: string[] | undefined;
@@ -118,21 +133,21 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
   if (environment.record) state.environment = environment.record;
   phase("environment", environment.progress);
   if ("error" in environment) return finish("error", environment.error);
-  const sandbox = await createSandbox(
-    environment.backend,
-    {
-      repoDir: options.repoDir,
-      image: environment.image,
-      limits: options.config.sandbox.limits,
-      ...(environment.setupCommand ? { setupCommand: environment.setupCommand } : {}),
-    },
-    options.log,
-  );
+  const sandboxOptions: SandboxOptions = {
+    repoDir: options.repoDir,
+    image: environment.image,
+    limits: options.config.sandbox.limits,
+    ...(environment.setupCommand ? { setupCommand: environment.setupCommand } : {}),
+    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+  };
+  const sandbox = await createSandbox(environment.backend, sandboxOptions, options.log);
   state.sandbox = sandbox.kind;
   const workingDirectory = options.repoConfig.working_directory;
   const run: Run = {
     options,
     sandbox,
+    sandboxOptions,
+    where: workingDirectory ? { workingDirectory } : {},
     runtime: options.makeRuntime(sandbox, workingDirectory ? { workingDirectory } : {}),
     rules: { sourcePaths: options.repoConfig.source_paths, ignorePaths: options.repoConfig.ignore_paths },
     suiteIds: suiteSelection(options.repoConfig),
@@ -196,7 +211,23 @@ async function repair(run: Run): Promise<FixOutcome> {
 
   const debugged = await debugPhase(run, reproduced, localized);
   if ("error" in debugged) return run.finish("error", debugged.error);
-  return validateAndAudit(run, debugged);
+  return validateAndAudit(run, reproduced, debugged);
+}
+
+/** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
+function validationOf(run: Run, reproduced: Reproduced) {
+  return {
+    baseline: reproduced.baseline,
+    failing: reproduced.failingTests,
+    suiteIds: run.suiteIds,
+    rules: run.rules,
+    // A patch that makes the suite hang is refused at a few times the suite's own time.
+    timeoutMs: clamp(
+      5 * reproduced.baseline.durationMs + 10_000,
+      15_000,
+      run.options.config.sandbox.limits.timeoutMs,
+    ),
+  };
 }
 
 /** The engine's loop, validating each candidate as it is found. */
@@ -227,20 +258,7 @@ async function debugPhase(
     maxTokens: options.config.llm.tokenBudget,
     wallClockMs: options.wallClockMs ?? 10 * 60_000,
   });
-  const validate = makeValidator({
-    sandbox,
-    runtime: run.runtime,
-    baseline: reproduced.baseline,
-    failing: reproduced.failingTests,
-    suiteIds: run.suiteIds,
-    rules: run.rules,
-    // A patch that makes the suite hang is refused at a few times the suite's own time.
-    timeoutMs: clamp(
-      5 * reproduced.baseline.durationMs + 10_000,
-      15_000,
-      options.config.sandbox.limits.timeoutMs,
-    ),
-  });
+  const validate = makeValidator({ sandbox, runtime: run.runtime, ...validationOf(run, reproduced) });
   let engineRun: EngineRun;
   try {
     engineRun = await options.engine.run(bug, run.runtime, budget, validate);
@@ -261,9 +279,10 @@ async function debugPhase(
   return { engineRun, budget };
 }
 
-/** Picks the first plausible candidate and audits it. */
+/** Picks the first plausible candidate, re-validates it in a fresh sandbox, and audits it. */
 async function validateAndAudit(
   run: Run,
+  reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
 ): Promise<FixOutcome> {
   const { state, options } = run;
@@ -284,6 +303,21 @@ async function validateAndAudit(
           : "no hypothesis led to an edit that makes the failing test pass";
     return run.finish("no-fix", reason);
   }
+  const fresh = await revalidatePhase({
+    freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, options.log),
+    makeRuntime: (sandbox) => options.makeRuntime(sandbox, run.where),
+    candidate: chosen.candidate,
+    ...validationOf(run, reproduced),
+  });
+  if (!fresh.plausible) {
+    chosen.validation = overturned(chosen.validation, fresh);
+    run.phase("revalidate", `the patch did not hold in a fresh sandbox: ${fresh.rejectedBecause}`);
+    return run.finish(
+      "no-fix",
+      `the validated patch did not hold when re-run in a fresh sandbox: ${fresh.rejectedBecause}`,
+    );
+  }
+  run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
   state.chosen = chosen;
   state.suiteAfter = {
     passed: chosen.validation.testsRun - chosen.validation.testsFailed,

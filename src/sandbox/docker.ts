@@ -4,31 +4,40 @@ import path from "node:path";
 import Docker from "dockerode";
 import tar from "tar-fs";
 import type { Logger } from "../log.js";
+import { sandboxDeadline, timeLeft } from "./deadline.js";
 import { helpersSourceDir, ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
+import {
+  LABEL_DEADLINE,
+  LABEL_JOB,
+  LABEL_OWNER_HOST,
+  LABEL_OWNER_PID,
+  LABEL_SANDBOX,
+  reapLeftovers,
+} from "./reaper.js";
 import { Supervisor, SupervisorGone } from "./supervisor.js";
 import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } from "./types.js";
 
-export const LABEL_SANDBOX = "org.hypofix.sandbox";
-export const LABEL_OWNER_PID = "org.hypofix.owner-pid";
-export const LABEL_OWNER_HOST = "org.hypofix.owner-host";
-export const LABEL_JOB = "org.hypofix.job-id";
-
 const WORKDIR = "/work";
-/** Outside the work dir, so tests cannot clobber helpers or snapshots by accident. */
+/** Root-owned: the tests (uid 10001, no capabilities) can read the helpers but not change them. */
 const HYPOFIX_DIR = "/hypofix";
 const HELPERS_DIR = `${HYPOFIX_DIR}/helpers`;
 const SNAPSHOTS_DIR = `${HYPOFIX_DIR}/snapshots`;
 const SANDBOX_USER = "10001:10001";
+/** Still without capabilities: it owns /hypofix, and runs nothing but our tar. */
+const HELPERS_OWNER = "0:0";
 const MIB = 1024 * 1024;
 /**
  * PID 1 of the container: reaps orphans so zombies never eat into the pid
  * limit. As PID 1 it ignores signals sent from inside, so a command's
  * `kill -9 -1` (or our backstop) cannot stop the container; docker-init
- * (`Init: true`) would die with its child instead.
+ * (`Init: true`) would die with its child instead. Not dumpable, so the tests
+ * cannot open its /proc/1/mem.
  */
 const INIT = [
-  "import os, time",
+  "import ctypes, os, time",
+  "if ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0) != 0:",
+  "    raise SystemExit('hypofix init: prctl(PR_SET_DUMPABLE, 0) failed')",
   "while True:",
   "    try:",
   "        os.wait()",
@@ -37,6 +46,8 @@ const INIT = [
 ].join("\n");
 /** How long past its timeout an exec may take before the host kills everything. */
 const BACKSTOP_GRACE_MS = 3000;
+/** Room for the helper files in /hypofix. */
+const HELPERS_MB = 64;
 /** Cap for Hypofix's own reads (readFile), far above any source file. */
 const INTERNAL_OUTPUT_BYTES = 64 * MIB;
 
@@ -72,43 +83,6 @@ export async function imageExists(docker: Docker, tag: string): Promise<boolean>
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the pid exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Removes sandbox containers left by processes of this host that no longer
- * exist (a crashed or killed worker). Returns the ids removed.
- */
-export async function reapLeftovers(docker: Docker, log?: Logger): Promise<string[]> {
-  const containers = await docker.listContainers({
-    all: true,
-    filters: { label: [`${LABEL_SANDBOX}=1`, `${LABEL_OWNER_HOST}=${hostname()}`] },
-  });
-  const dead = containers.filter((c) => {
-    const pid = Number(c.Labels[LABEL_OWNER_PID]);
-    return Number.isInteger(pid) && pid > 0 && !pidAlive(pid);
-  });
-  await Promise.all(
-    dead.map(async (c) => {
-      try {
-        await docker.getContainer(c.Id).remove({ force: true });
-      } catch (err) {
-        // Another process may have reaped it at the same moment.
-        if ((err as { statusCode?: number }).statusCode !== 404) throw err;
-      }
-    }),
-  );
-  if (dead.length > 0) log?.info({ reaped: dead.map((c) => c.Id.slice(0, 12)) }, "reaped leftover sandboxes");
-  return dead.map((c) => c.Id);
-}
-
 let reaped: Promise<string[]> | undefined;
 
 interface Pipeable {
@@ -118,6 +92,8 @@ interface Pipeable {
 interface RunOptions {
   argv: string[];
   workingDir: string;
+  /** Default: the container's user (the sandbox user). */
+  user?: string;
   env?: Record<string, string>;
   /** Text, or a stream to pipe (a tar-fs pack, which is a streamx stream, not a node Readable). */
   stdin?: string | Pipeable;
@@ -139,6 +115,7 @@ export async function runExec(container: Docker.Container, opts: RunOptions): Pr
     AttachStderr: true,
     Tty: false,
     WorkingDir: opts.workingDir,
+    ...(opts.user ? { User: opts.user } : {}),
     Env: Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`),
   });
   const stream = (await exec.start({ hijack: hasStdin, stdin: hasStdin })) as NodeJS.ReadWriteStream & {
@@ -192,6 +169,7 @@ export async function runExec(container: Docker.Container, opts: RunOptions): Pr
   };
 }
 
+/** Kills every process of the sandbox user (init is spared: PID 1 ignores it); resolves once done. */
 async function killAll(container: Docker.Container): Promise<void> {
   try {
     const exec = await container.exec({
@@ -200,6 +178,8 @@ async function killAll(container: Docker.Container): Promise<void> {
       AttachStderr: false,
     });
     await exec.start({ Detach: true });
+    for (let i = 0; i < 100 && (await exec.inspect()).Running; i++)
+      await new Promise((r) => setTimeout(r, 20));
   } catch {
     // The container may already be gone; dispose handles the rest.
   }
@@ -217,6 +197,8 @@ export class DockerSandbox implements Sandbox {
   private constructor(
     private readonly container: Docker.Container,
     private readonly options: SandboxOptions,
+    /** Epoch ms: no command runs past it, and any reaper removes the container after it. */
+    private readonly deadline: number,
     private readonly log?: Logger,
   ) {}
 
@@ -237,19 +219,22 @@ export class DockerSandbox implements Sandbox {
       // Setup runs in a build container with a network (environment.ts); a test container never has one.
       throw new Error("a docker sandbox takes no setup command: prepare an environment image first");
     }
+    const deadline = sandboxDeadline(options);
     const labels: Record<string, string> = {
       [LABEL_SANDBOX]: "1",
       [LABEL_OWNER_PID]: String(process.pid),
       [LABEL_OWNER_HOST]: hostname(),
+      [LABEL_DEADLINE]: String(deadline),
     };
     if (options.jobId) labels[LABEL_JOB] = options.jobId;
-    const tmpfs = (sizeMb: number, owned: boolean) =>
-      `rw,exec,nosuid,nodev,size=${sizeMb}m${owned ? ",uid=10001,gid=10001,mode=0755" : ""}`;
+    const tmpfs = (sizeMb: number, owner: "sandbox" | "root" | "any") =>
+      `rw,exec,nosuid,nodev,size=${sizeMb}m` +
+      { sandbox: ",uid=10001,gid=10001,mode=0755", root: ",uid=0,gid=0,mode=0755", any: "" }[owner];
 
     const container = await docker.createContainer({
       name: `hypofix-sbx-${process.pid}-${randomUUID().slice(0, 8)}`,
       Image: options.image,
-      Cmd: ["python3", "-c", INIT],
+      Cmd: ["python3", "-I", "-c", INIT],
       User: SANDBOX_USER,
       WorkingDir: WORKDIR,
       Env: ["HOME=/tmp", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "LANG=C.UTF-8"],
@@ -259,11 +244,14 @@ export class DockerSandbox implements Sandbox {
         CapDrop: ["ALL"],
         SecurityOpt: ["no-new-privileges"],
         ReadonlyRootfs: true,
+        // Nothing reads container logs (output travels over exec streams): none to fill the disk.
+        LogConfig: { Type: "none", Config: {} },
         Tmpfs: {
-          "/tmp": tmpfs(limits.workMb, false),
-          [WORKDIR]: tmpfs(limits.workMb, true),
-          // Helpers plus snapshots of the work tree.
-          [HYPOFIX_DIR]: tmpfs(limits.workMb * 4, true),
+          "/tmp": tmpfs(limits.workMb, "any"),
+          [WORKDIR]: tmpfs(limits.workMb, "sandbox"),
+          [HYPOFIX_DIR]: tmpfs(HELPERS_MB, "root"),
+          // Snapshots of the work tree; the final patch is re-validated in a fresh container anyway.
+          [SNAPSHOTS_DIR]: tmpfs(limits.workMb * 4, "sandbox"),
         },
         Memory: limits.memoryMb * MIB,
         MemorySwap: limits.memoryMb * MIB,
@@ -271,7 +259,7 @@ export class DockerSandbox implements Sandbox {
         PidsLimit: limits.pids,
       },
     });
-    const sandbox = new DockerSandbox(container, options, log);
+    const sandbox = new DockerSandbox(container, options, deadline, log);
     try {
       await container.start();
       await sandbox.fill();
@@ -284,21 +272,26 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  /** Streams the repository and the helper files in through `tar -x` (works on tmpfs, unlike putArchive). */
+  /**
+   * Streams the repository (as the sandbox user) and the helper files (as the
+   * owner of /hypofix, so tests cannot change them) in through `tar -x`, which
+   * works on tmpfs, unlike putArchive.
+   */
   private async fill(): Promise<void> {
-    await this.untar(tar.pack(this.options.repoDir), WORKDIR);
+    await this.untar(tar.pack(this.options.repoDir), WORKDIR, SANDBOX_USER);
     const helpers = helpersSourceDir();
-    await this.check(["mkdir", "-p", HELPERS_DIR, SNAPSHOTS_DIR], "create helper folders");
     await this.untar(
       tar.pack(helpers, { ignore: (name) => ignoredHelper(path.relative(helpers, name)) }),
       HELPERS_DIR,
+      HELPERS_OWNER,
     );
   }
 
-  private async untar(archive: Pipeable, dest: string): Promise<void> {
+  private async untar(archive: Pipeable, dest: string, user: string): Promise<void> {
     const res = await runExec(this.container, {
-      argv: ["tar", "-x", "--no-same-owner", "-C", dest, "-f", "-"],
-      workingDir: dest,
+      argv: ["sh", "-c", 'mkdir -p -- "$1" && exec tar -x --no-same-owner -C "$1" -f -', "sh", dest],
+      workingDir: "/",
+      user,
       stdin: archive,
       timeoutMs: this.options.limits.timeoutMs,
       maxOutputBytes: this.options.limits.outputBytes,
@@ -321,7 +314,12 @@ export class DockerSandbox implements Sandbox {
     const sup = current && (await current);
     if (sup?.alive) return sup;
     if (this.supervisor === current) {
-      this.supervisor = Supervisor.start(this.container).catch((err: unknown) => {
+      this.supervisor = (async () => {
+        // The old runner died: end what its commands left running, so no test code
+        // is alive while the new runner starts, before it makes itself non-dumpable.
+        if (sup) await killAll(this.container);
+        return Supervisor.start(this.container);
+      })().catch((err: unknown) => {
         this.log?.warn({ err }, "sandbox command runner did not start; using docker exec per command");
         return undefined;
       });
@@ -332,7 +330,7 @@ export class DockerSandbox implements Sandbox {
   async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
     if (this.disposed) throw new Error("sandbox already disposed");
     if (argv.length === 0) throw new Error("exec needs a command");
-    const timeoutMs = options.timeoutMs ?? this.options.limits.timeoutMs;
+    const timeoutMs = timeLeft(this.deadline, options.timeoutMs ?? this.options.limits.timeoutMs);
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;
     const cwd = this.resolve(options.cwd ?? ".");
     const sup = await this.runner();

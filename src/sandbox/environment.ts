@@ -6,14 +6,8 @@ import { quote } from "shell-quote";
 import tar from "tar-fs";
 import type { SandboxLimits } from "../config.js";
 import type { Logger } from "../log.js";
-import {
-  dockerClient,
-  LABEL_JOB,
-  LABEL_OWNER_HOST,
-  LABEL_OWNER_PID,
-  LABEL_SANDBOX,
-  runExec,
-} from "./docker.js";
+import { dockerClient, runExec } from "./docker.js";
+import { LABEL_DEADLINE, LABEL_JOB, LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_SANDBOX } from "./reaper.js";
 import type { BaseImage } from "./images.js";
 
 /*
@@ -186,6 +180,7 @@ async function buildEnvironment(
     [LABEL_SANDBOX]: "1",
     [LABEL_OWNER_PID]: String(process.pid),
     [LABEL_OWNER_HOST]: hostname(),
+    [LABEL_DEADLINE]: String(Date.now() + limits.maxAgeMs),
     [LABEL_ENV]: "1",
     [LABEL_ENV_SCOPE]: scopeLabel(request.scope),
     ...(request.jobId ? { [LABEL_JOB]: request.jobId } : {}),
@@ -204,6 +199,8 @@ async function buildEnvironment(
       SecurityOpt: ["no-new-privileges"],
       // The venv under /opt is what gets committed; the repository copy and temp files are not (tmpfs).
       ReadonlyRootfs: false,
+      // A setup's output comes back over exec streams; container logs would only fill the disk.
+      LogConfig: { Type: "none", Config: {} },
       Tmpfs: {
         "/tmp": `rw,exec,nosuid,nodev,size=${limits.workMb}m`,
         [WORKDIR]: `rw,exec,nosuid,nodev,size=${limits.workMb}m,uid=10001,gid=10001,mode=0755`,

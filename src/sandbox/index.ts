@@ -17,10 +17,12 @@ export * from "./types.js";
  *   own once no command runs (local cannot: it shares the user's machine).
  * - stdout and stderr are capped at maxOutputBytes each and drained to the end.
  * - docker: one warm container per sandbox (no network, uid 10001, no
- *   capabilities, read-only root, tmpfs /work, /tmp and /hypofix for helpers
- *   and snapshots). Commands are spawned by an in-container runner
- *   (supervisor.py) over one long-lived exec; a `docker exec` per command is the
- *   fallback when the runner cannot start.
+ *   capabilities, read-only root, no container log, tmpfs /work, /tmp, snapshots,
+ *   and root-owned /hypofix/helpers the tests cannot change). Commands are spawned
+ *   by an in-container runner (supervisor.py, not dumpable, every line it sends
+ *   under a MAC) over one long-lived exec; a `docker exec` per command is the
+ *   fallback when the runner cannot start. docs/security.md has the reasons.
+ * - Both: no command runs past the sandbox's deadline (SandboxExpired).
  */
 
 const BUILD_HINT = "build it with: bash scripts/provision.sh, or bash docker/build-sandbox-image-offline.sh";

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { cp, lstat, mkdir, mkdtemp, open, realpath, rm, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sandboxDeadline, timeLeft } from "./deadline.js";
 import { helpersSourceDir, ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
 import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } from "./types.js";
@@ -12,8 +14,25 @@ const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL"
 /** As a shell reports it: 127 for a program that does not exist, 126 for one that cannot start. */
 const spawnExitCode = (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? 127 : 126);
 
+/** Copies links as links (never their targets), so a repository link is not followed on copy-in or snapshots. */
 const copyTree = (from: string, to: string, filter?: (src: string) => boolean) =>
   cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter });
+
+/** The real path of `full`; for a path that does not exist yet, its nearest existing ancestor's plus the rest. */
+async function realPathOf(full: string): Promise<string> {
+  try {
+    return await realpath(full);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    // A dangling link stays as it is: opening it with O_NOFOLLOW refuses it below.
+    if ((await lstat(full).catch(() => undefined))?.isSymbolicLink()) return full;
+    const parent = path.dirname(full);
+    if (parent === full) return full;
+    return path.join(await realPathOf(parent), path.basename(full));
+  }
+}
+
+const inside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 /**
  * Plain child processes over a temporary copy of the repository: the same
@@ -29,11 +48,14 @@ export class LocalSandbox implements Sandbox {
   private readonly snapshotsDir: string;
   private snapshots = 0;
   private disposed = false;
+  private readonly deadline: number;
 
   private constructor(
+    /** The sandbox's directory, as a real path (links resolved). */
     private readonly root: string,
     private readonly options: SandboxOptions,
   ) {
+    this.deadline = sandboxDeadline(options);
     this.workdir = path.join(root, "work");
     this.helpersDir = path.join(root, "helpers");
     this.tmp = path.join(root, "tmp");
@@ -41,7 +63,7 @@ export class LocalSandbox implements Sandbox {
   }
 
   static async create(options: SandboxOptions): Promise<LocalSandbox> {
-    const root = await mkdtemp(path.join(tmpdir(), "hypofix-sbx-"));
+    const root = await realpath(await mkdtemp(path.join(tmpdir(), "hypofix-sbx-")));
     const sandbox = new LocalSandbox(root, options);
     try {
       await copyTree(path.resolve(options.repoDir), sandbox.workdir);
@@ -68,11 +90,21 @@ export class LocalSandbox implements Sandbox {
     return path.resolve(this.workdir, p);
   }
 
+  /**
+   * The real path of a file Hypofix reads or writes: a repository link may point
+   * anywhere on the host, so a path that resolves outside the sandbox is refused.
+   */
+  private async hostPath(p: string): Promise<string> {
+    const real = await realPathOf(this.resolve(p));
+    if (!inside(this.root, real)) throw new Error(`${p}: refused, it leads outside the sandbox (to ${real})`);
+    return real;
+  }
+
   exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
     const [command, ...args] = argv;
     if (this.disposed) return Promise.reject(new Error("sandbox already disposed"));
     if (command === undefined) return Promise.reject(new Error("exec needs a command"));
-    const timeoutMs = options.timeoutMs ?? this.options.limits.timeoutMs;
+    const timeoutMs = timeLeft(this.deadline, options.timeoutMs ?? this.options.limits.timeoutMs);
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;
     const env: Record<string, string> = {
       PYTHONDONTWRITEBYTECODE: "1",
@@ -130,14 +162,42 @@ export class LocalSandbox implements Sandbox {
     });
   }
 
-  readFile(p: string): Promise<string> {
-    return readFile(this.resolve(p), "utf8");
+  /**
+   * Opens a regular file at its real path. O_NOFOLLOW: a link put in its place
+   * after hostPath looked is refused, not followed; O_NONBLOCK: a FIFO cannot hang us.
+   */
+  private async openFile(p: string, real: string, flags: number): Promise<FileHandle> {
+    const file = await open(real, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644).catch(
+      (err: NodeJS.ErrnoException) => {
+        throw err.code === "ELOOP" ? new Error(`${p}: refused, it is a link`) : err;
+      },
+    );
+    if (!(await file.stat()).isFile()) {
+      await file.close();
+      throw new Error(`${p}: refused, not a regular file`);
+    }
+    return file;
+  }
+
+  async readFile(p: string): Promise<string> {
+    const file = await this.openFile(p, await this.hostPath(p), constants.O_RDONLY);
+    try {
+      return await file.readFile("utf8");
+    } finally {
+      await file.close();
+    }
   }
 
   async writeFile(p: string, content: string): Promise<void> {
-    const full = this.resolve(p);
-    await mkdir(path.dirname(full), { recursive: true });
-    await writeFile(full, content);
+    const real = await this.hostPath(p);
+    await mkdir(path.dirname(real), { recursive: true });
+    const file = await this.openFile(p, real, constants.O_WRONLY | constants.O_CREAT);
+    try {
+      await file.truncate(0);
+      await file.writeFile(content);
+    } finally {
+      await file.close();
+    }
   }
 
   async snapshot(): Promise<SnapshotId> {

@@ -1,17 +1,28 @@
 """Command runner inside a docker sandbox, started once per container by one `docker exec`.
 
+Never run main() outside a container: once idle it kills every process it may
+signal (kill(-1)), which on a host is every process of the user, or all of them as
+root. main() refuses to start as root or outside a Docker container.
+
 A `docker exec` per command costs a runc exec (tens to hundreds of ms); this
-keeps one exec open and spawns commands itself. Protocol: one JSON request per
-line on stdin, one JSON response per line on stdout (command output travels
-base64-encoded inside it, so nothing a command prints can break the framing).
+keeps one exec open and spawns commands itself. Protocol: the first line on
+stdin is a per-runner key (hex) from the host; then one JSON request per line
+on stdin, and on stdout one message per line, `<hmac-sha256 hex> <json>`, so
+nothing the tests write can pass for a reply (see docs/security.md). Command
+output travels base64-encoded in "data" messages of at most CHUNK bytes before
+the final reply, so no line is longer than the host's line cap.
 
 Request:  {"id", "argv", "cwd", "env", "stdin" (base64 or null), "timeout" (s), "cap" (bytes)}
-Response: {"id", "exit" (int, null when killed), "timedOut", "stdout", "stderr" (base64, first
-           `cap` bytes), "stdoutBytes", "stderrBytes" (totals), "spawnError" (str or null)}
+Data:     {"id", "stream" ("stdout" | "stderr"), "data" (base64)}, in order, first `cap` bytes
+Reply:    {"id", "exit" (int, null when killed), "timedOut", "stdoutBytes", "stderrBytes"
+           (totals), "spawnError" (str or null)}
 """
 
 import base64
+import ctypes
 import errno
+import hashlib
+import hmac
 import json
 import os
 import signal
@@ -25,12 +36,25 @@ _active = 0
 _active_lock = threading.Lock()
 # Past the deadline, how long to wait for pipes held open by escaped processes.
 _DRAIN_GRACE_S = 2.0
+# Raw output bytes per data message: 64 KiB of base64, far under the host's line cap.
+CHUNK = 48 * 1024
+PR_SET_DUMPABLE = 4
+_key = b""
+
+
+def _harden():
+    """Not dumpable: the tests (same uid) can no longer open /proc/<pid>/fd, mem or environ
+    of this process, nor ptrace it. Fails loudly; the host then runs each command by docker exec."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
 
 
 def _send(obj):
-    data = (json.dumps(obj) + "\n").encode()
+    body = json.dumps(obj).encode()
+    mac = hmac.new(_key, body, hashlib.sha256).hexdigest().encode()
     with _out_lock:
-        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.write(mac + b" " + body + b"\n")
         sys.stdout.buffer.flush()
 
 
@@ -66,7 +90,7 @@ def _kill_group(pgid):
 
 
 def _run(req):
-    reply = {"id": req["id"], "exit": None, "timedOut": False, "stdout": "", "stderr": "",
+    reply = {"id": req["id"], "exit": None, "timedOut": False,
              "stdoutBytes": 0, "stderrBytes": 0, "spawnError": None}
     env = dict(os.environ)
     env.update(req.get("env") or {})
@@ -83,7 +107,7 @@ def _run(req):
             )
         except OSError as e:
             reply["exit"] = 127 if e.errno == errno.ENOENT else 126
-            reply["spawnError"] = "hypofix: cannot run %s: %s" % (req["argv"][0], e)
+            reply["spawnError"] = "hypofix: cannot run %s: %s" % (req["argv"][0][:200], e)
             _send(reply)
             return
         _active += 1
@@ -118,12 +142,22 @@ def _run(req):
         reply["exit"] = code
     for name, result in (("stdout", out), ("stderr", err)):
         if result:
-            reply[name] = base64.b64encode(result[0]).decode()
-            reply[name + "Bytes"] = result[1]
+            kept, reply[name + "Bytes"] = result
+            for at in range(0, len(kept), CHUNK):
+                _send({"id": req["id"], "stream": name, "data": base64.b64encode(kept[at:at + CHUNK]).decode()})
     _send(reply)
 
 
 def main():
+    global _key
+    # Its idle sweep is kill(-1): outside a sandbox container that is the whole machine.
+    if os.getuid() == 0 or not os.path.exists("/.dockerenv"):
+        raise SystemExit("hypofix runner: runs only as the sandbox user inside a sandbox container")
+    _harden()
+    # The key arrives on stdin only: argv and the environment are readable from /proc.
+    _key = bytes.fromhex(sys.stdin.buffer.readline().decode().strip())
+    if len(_key) < 32:
+        raise SystemExit("hypofix runner: no key on stdin")
     _send({"ready": True, "pid": os.getpid()})
     for line in sys.stdin.buffer:
         if not line.strip():
@@ -133,8 +167,8 @@ def main():
             threading.Thread(target=_run, args=(req,), daemon=True).start()
         except RuntimeError as e:
             # No thread when the pid limit is exhausted: answer, and keep serving.
-            _send({"id": req["id"], "exit": 126, "timedOut": False, "stdout": "", "stderr": "",
-                   "stdoutBytes": 0, "stderrBytes": 0, "spawnError": "hypofix: cannot start %s: %s" % (req["argv"][0], e)})
+            _send({"id": req["id"], "exit": 126, "timedOut": False, "stdoutBytes": 0, "stderrBytes": 0,
+                   "spawnError": "hypofix: cannot start %s: %s" % (req["argv"][0][:200], e)})
 
 
 if __name__ == "__main__":

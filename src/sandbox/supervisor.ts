@@ -1,5 +1,8 @@
 import { readFileSync } from "node:fs";
+import type { Duplex } from "node:stream";
 import type Docker from "dockerode";
+import { z } from "zod";
+import { channelKey, MAX_LINE_BYTES, openMessage } from "./channel.js";
 import { supervisorSource } from "./helpers.js";
 import { CappedSink, cappedText, LineSink } from "./output.js";
 import type { ExecResult } from "./types.js";
@@ -14,15 +17,25 @@ export interface RunRequest {
   cap: number;
 }
 
-interface RunReply {
-  id: number;
-  exit: number | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
-  stdoutBytes: number;
-  stderrBytes: number;
-  spawnError: string | null;
+const messageSchema = z.union([
+  z.object({ ready: z.literal(true) }),
+  z.object({ id: z.number().int(), stream: z.enum(["stdout", "stderr"]), data: z.string() }),
+  z.object({
+    id: z.number().int(),
+    exit: z.number().int().nullable(),
+    timedOut: z.boolean(),
+    stdoutBytes: z.number().int().nonnegative(),
+    stderrBytes: z.number().int().nonnegative(),
+    spawnError: z.string().nullable(),
+  }),
+]);
+type Reply = Extract<z.infer<typeof messageSchema>, { exit: unknown }>;
+
+interface Waiter {
+  resolve: (r: Reply) => void;
+  reject: (e: Error) => void;
+  stdout: CappedSink;
+  stderr: CappedSink;
 }
 
 /** The runner died (killed by a command, or the container went away) before replying. */
@@ -37,42 +50,49 @@ const READY_TIMEOUT_MS = 30_000;
 
 /**
  * One long-lived `docker exec` of supervisor.py that spawns each command
- * inside the container, so a command costs a fork, not a runc exec.
+ * inside the container, so a command costs a fork, not a runc exec. Only
+ * lines carrying the runner's MAC are believed; anything else (a forged or cut
+ * line, a line over MAX_LINE_BYTES) stops the runner and fails its commands.
  */
 export class Supervisor {
   private nextId = 1;
-  private readonly pending = new Map<
-    number,
-    { resolve: (r: RunReply) => void; reject: (e: Error) => void }
-  >();
+  private readonly pending = new Map<number, Waiter>();
   private gone: Error | undefined;
   private readonly stderr = new CappedSink(16 * 1024);
 
-  private constructor(private readonly stream: NodeJS.ReadWriteStream) {}
+  private constructor(
+    private readonly stream: Duplex,
+    private readonly key: Buffer,
+  ) {}
 
   get alive(): boolean {
     return this.gone === undefined;
   }
 
-  static async start(container: Docker.Container): Promise<Supervisor> {
-    const script = readFileSync(supervisorSource(), "utf8");
+  /** Starts the runner; `script` replaces supervisor.py (the flood test starts a hostile one). */
+  static async start(container: Docker.Container, options: { script?: string } = {}): Promise<Supervisor> {
+    const script = options.script ?? readFileSync(supervisorSource(), "utf8");
     const exec = await container.exec({
-      Cmd: ["python3", "-u", "-c", script],
+      // -I: no user site-packages, PYTHON* variables or cwd on the path; /tmp (HOME) is the tests'.
+      Cmd: ["python3", "-I", "-u", "-c", script],
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
       WorkingDir: "/",
     });
-    const stream = (await exec.start({ hijack: true, stdin: true })) as NodeJS.ReadWriteStream;
-    const sup = new Supervisor(stream);
+    const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+    const key = channelKey();
+    const sup = new Supervisor(stream, key);
+    stream.write(`${key.toString("hex")}\n`);
     let onReady: (() => void) | undefined;
     const ready = new Promise<void>((resolve) => (onReady = resolve));
-    container.modem.demuxStream(
-      stream,
-      new LineSink((line) => sup.onLine(line, () => onReady?.())),
-      sup.stderr,
+    const lines = new LineSink(
+      (line) => sup.onLine(line, () => onReady?.()),
+      MAX_LINE_BYTES,
+      () => sup.stop(new SupervisorGone(`the runner sent a line over ${MAX_LINE_BYTES} bytes`)),
     );
+    container.modem.demuxStream(stream, lines, sup.stderr);
     const stop = (why: string) =>
       sup.stop(new SupervisorGone(why + (sup.stderr.text() ? `: ${sup.stderr.text()}` : "")));
     stream.on("end", () => stop("stream ended"));
@@ -96,23 +116,28 @@ export class Supervisor {
   private onStop: ((err: Error) => void) | undefined;
 
   private onLine(line: string, ready: () => void): void {
-    let msg: Partial<RunReply> & { ready?: boolean };
-    try {
-      msg = JSON.parse(line) as typeof msg;
-    } catch {
-      this.stop(new SupervisorGone(`unreadable reply: ${line.slice(0, 200)}`));
+    const parsed = messageSchema.safeParse(openMessage(this.key, line));
+    if (!parsed.success) {
+      this.stop(new SupervisorGone("a reply failed the channel's authentication (forged or cut)"));
       return;
     }
-    if (msg.ready) return ready();
-    const waiter = msg.id === undefined ? undefined : this.pending.get(msg.id);
+    const msg = parsed.data;
+    if ("ready" in msg) return ready();
+    const waiter = this.pending.get(msg.id);
     if (!waiter) return;
-    this.pending.delete(msg.id as number);
-    waiter.resolve(msg as RunReply);
+    if ("stream" in msg) {
+      waiter[msg.stream].add(Buffer.from(msg.data, "base64"));
+      return;
+    }
+    this.pending.delete(msg.id);
+    waiter.resolve(msg);
   }
 
   private stop(err: Error): void {
     if (this.gone) return;
     this.gone = err;
+    // Hang up: a runner that breaks the protocol gets no more of our memory or time.
+    this.stream.destroy();
     this.onStop?.(err);
     for (const waiter of this.pending.values()) waiter.reject(err);
     this.pending.clear();
@@ -123,7 +148,11 @@ export class Supervisor {
     if (this.gone) throw this.gone;
     const started = performance.now();
     const id = this.nextId++;
-    const reply = new Promise<RunReply>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const stdout = new CappedSink(req.cap);
+    const stderr = new CappedSink(req.cap);
+    const reply = new Promise<Reply>((resolve, reject) =>
+      this.pending.set(id, { resolve, reject, stdout, stderr }),
+    );
     this.stream.write(
       JSON.stringify({
         id,
@@ -136,14 +165,14 @@ export class Supervisor {
       }) + "\n",
     );
     const r = await reply;
-    const stdout = Buffer.from(r.stdout, "base64");
-    const stderr = Buffer.from(r.stderr, "base64");
+    const out = stdout.bytes();
+    const err = stderr.bytes();
     return {
       exitCode: r.exit,
-      stdout: cappedText(stdout, r.stdoutBytes),
-      stderr: cappedText(stderr, r.stderrBytes) + (r.spawnError ? `${r.spawnError}\n` : ""),
+      stdout: cappedText(out, r.stdoutBytes),
+      stderr: cappedText(err, r.stderrBytes) + (r.spawnError ? `${r.spawnError}\n` : ""),
       timedOut: r.timedOut,
-      truncated: r.stdoutBytes > stdout.length || r.stderrBytes > stderr.length,
+      truncated: r.stdoutBytes > out.length || r.stderrBytes > err.length,
       durationMs: performance.now() - started,
     };
   }

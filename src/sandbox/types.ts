@@ -7,10 +7,14 @@ export interface Sandbox {
   readonly workdir: string;
   /** The Python interpreter to invoke inside this sandbox. */
   readonly python: string;
-  /** Absolute path inside the sandbox where Hypofix's helper files live (read-only to tests is not guaranteed). */
+  /** Absolute path inside the sandbox where Hypofix's helper files live (docker: not writable by tests). */
   readonly helpersDir: string;
 
-  /** Runs argv (no shell) with a wall-clock timeout; never throws for a non-zero exit or a timeout. */
+  /**
+   * Runs argv (no shell) with a wall-clock timeout, cut to the time left before the
+   * sandbox's deadline; never throws for a non-zero exit or a timeout. Throws
+   * SandboxExpired once the deadline has passed.
+   */
   exec(argv: string[], options?: ExecOptions): Promise<ExecResult>;
   /** Reads a file, path relative to workdir (or absolute inside the sandbox). */
   readFile(path: string): Promise<string>;
@@ -63,4 +67,19 @@ export interface SandboxOptions {
   setupCommand?: string[];
   /** Labels a job id onto the container so logs and reaping can find it. */
   jobId?: string;
+  /**
+   * Epoch ms past which no command runs (the job's deadline). The sandbox never
+   * lives longer than limits.maxAgeMs either; a docker sandbox past it is reaped.
+   */
+  deadline?: number;
+}
+
+/** A command was asked of a sandbox past its deadline. */
+export class SandboxExpired extends Error {
+  constructor(readonly deadline: number) {
+    super(
+      `the sandbox passed its deadline (${new Date(deadline).toISOString()}); no more commands run in it`,
+    );
+    this.name = "SandboxExpired";
+  }
 }

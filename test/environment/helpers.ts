@@ -5,7 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type Docker from "dockerode";
 import { resultSchema, type Result } from "../../src/result.js";
-import { dockerClient, LABEL_OWNER_PID } from "../../src/sandbox/docker.js";
+import { dockerClient } from "../../src/sandbox/docker.js";
+import { LABEL_OWNER_PID } from "../../src/sandbox/reaper.js";
 import { LABEL_ENV } from "../../src/sandbox/environment.js";
 
 export { buildWheel } from "../../bench/lib/wheel.js";

@@ -38,6 +38,7 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
       "localize",
       "debug",
       "validate",
+      "revalidate",
     ]);
   });
 

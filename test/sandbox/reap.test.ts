@@ -4,8 +4,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, it } from "vitest";
-import { dockerClient, LABEL_OWNER_PID } from "../../src/sandbox/docker.js";
+import { describe, expect, it } from "vitest";
+import { dockerClient } from "../../src/sandbox/docker.js";
+import { LABEL_DEADLINE, LABEL_OWNER_HOST, LABEL_OWNER_PID, reapReason } from "../../src/sandbox/reaper.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "./limits.js";
 
@@ -40,4 +41,36 @@ it("reaps the container of a killed owner process on the next start", async () =
   } finally {
     await next.dispose();
   }
+});
+
+describe("reapReason", () => {
+  const now = 1_000_000;
+  const labels = (over: Record<string, string>) => ({
+    [LABEL_OWNER_HOST]: "here",
+    [LABEL_OWNER_PID]: "42",
+    [LABEL_DEADLINE]: String(now + 1000),
+    ...over,
+  });
+  const alive = () => true;
+  const dead = () => false;
+
+  it("keeps a container of a live owner before its deadline", () => {
+    expect(reapReason(labels({}), now, "here", alive)).toBeUndefined();
+  });
+
+  it("reaps a container past its deadline, whoever owns it", () => {
+    expect(reapReason(labels({ [LABEL_DEADLINE]: String(now - 1) }), now, "here", alive)).toBe(
+      "past deadline",
+    );
+    expect(reapReason(labels({ [LABEL_DEADLINE]: String(now - 1) }), now, "elsewhere", alive)).toBe(
+      "past deadline",
+    );
+  });
+
+  it("reaps a container whose owner on this host is gone, never one of another host's", () => {
+    expect(reapReason(labels({}), now, "here", dead)).toBe("owner gone");
+    expect(reapReason(labels({}), now, "elsewhere", dead)).toBeUndefined();
+    // Containers made before deadlines were labelled: only the owner rule applies.
+    expect(reapReason(labels({ [LABEL_DEADLINE]: "" }), now, "here", alive)).toBeUndefined();
+  });
 });
