@@ -1,6 +1,6 @@
 import type { Patch, Result, Step } from "../result.js";
-import { clip, codeSpan as code } from "../text.js";
-import { cell, fenced, plain, summaryText } from "./markdown.js";
+import { clip, codeSpan as q } from "../text.js";
+import { cell, code, codeBlock as fenced, summary as summaryText, text as plain } from "./inert.js";
 
 /** What the report says that result.json does not carry: where it ran and how it was measured. */
 export interface ReportMeta {
@@ -136,15 +136,15 @@ function confidenceTable(result: Result, meta: ReportMeta, patch: Patch | undefi
       "failure reproduced",
       `${meta.reproduction.failedRuns} of ${meta.reproduction.totalRuns} runs`,
       c.reproduced
-        ? `${result.failingTests.map((t) => code(testName(t))).join(", ")} failed each time in the ${meta.sandbox} sandbox`
+        ? `${result.failingTests.map((t) => q(testName(t))).join(", ")} failed each time in the ${meta.sandbox} sandbox`
         : `the test did not fail every time in the ${meta.sandbox} sandbox`,
     ],
     [
       c.done,
       "debugging concluded",
       c.done
-        ? `${code("<DONE>")} at step ${doneIndex + 1} of ${result.steps.length}`
-        : `no ${code("<DONE>")} in ${result.steps.length} steps`,
+        ? `${q("<DONE>")} at step ${doneIndex + 1} of ${result.steps.length}`
+        : `no ${q("<DONE>")} in ${result.steps.length} steps`,
       supportedBy
         ? `hypothesis ${doneIndex + 1} supported by ${supportedBy.experiment.includes("RUN") ? "an edit-and-run" : "an experiment"}`
         : "no hypothesis was supported by an experiment",
@@ -194,7 +194,7 @@ function localizationEvidence(result: Result, meta: ReportMeta): string {
     meta.fixedAt &&
     meta.fixedAt.file === top.file &&
     (top.line === undefined || top.line === meta.fixedAt.line);
-  return `ranked ${code(top.function)} (${code(at)}) first${meta.fixedAt ? (fixedThere ? ", where the fix is" : `; the fix is at ${code(`${meta.fixedAt.file}:${meta.fixedAt.line}`)}`) : ""}`;
+  return `ranked ${q(top.function)} (${q(at)}) first${meta.fixedAt ? (fixedThere ? ", where the fix is" : `; the fix is at ${q(`${meta.fixedAt.file}:${meta.fixedAt.line}`)}`) : ""}`;
 }
 
 function auditEvidence(result: Result): string {
@@ -266,7 +266,7 @@ function otherCandidates(result: Result, proposed: Patch | undefined): string[] 
     const why =
       p.rejectedBecause ??
       (p.plausible ? "plausible, not the first" : `${p.testsFailed} of ${p.testsRun} tests failed`);
-    const broken = p.brokenTests.length > 0 ? `; breaks ${p.brokenTests.map(code).join(", ")}` : "";
+    const broken = p.brokenTests.length > 0 ? `; breaks ${p.brokenTests.map((t) => code(t)).join(", ")}` : "";
     out.push(
       `Candidate ${i + 1}${p.fromStep !== undefined ? ` (from hypothesis ${p.fromStep + 1})` : ""}: ${plain(why)}${broken}`,
       "",
@@ -286,9 +286,7 @@ function auditSection(result: Result): string[] {
   if (claims.length > 0) {
     out.push("| claim | verdict | evidence |", "|---|---|---|");
     for (const c of claims)
-      out.push(
-        `| ${cell(plain(c.revised ?? c.text))} | ${icon[c.verdict]} ${c.verdict} | ${cell(plain(c.evidence))} |`,
-      );
+      out.push(`| ${cell(c.revised ?? c.text)} | ${icon[c.verdict]} ${c.verdict} | ${cell(c.evidence)} |`);
   }
   if (behaviourChanges.length > 0) {
     out.push(
@@ -299,12 +297,12 @@ function auditSection(result: Result): string[] {
     out.push("| | subject | before | after |", "|---|---|---|---|");
     for (const b of behaviourChanges)
       out.push(
-        `| ${b.kind} | ${cell(code(b.subject))} | ${cell(code(clip(b.before, 80)))} | ${cell(code(clip(b.after, 80)))} |`,
+        `| ${b.kind} | ${cell(q(b.subject))} | ${cell(q(clip(b.before, 80)))} | ${cell(q(clip(b.after, 80)))} |`,
       );
     out.push("", "</details>");
   }
   if (unverified.length > 0)
-    out.push("", `Not reached by any test or recorded call: ${unverified.map(code).join(", ")}.`);
+    out.push("", `Not reached by any test or recorded call: ${unverified.map((t) => code(t)).join(", ")}.`);
   out.push("");
   return out;
 }

@@ -155,7 +155,8 @@ describe("hypofix worker end to end", () => {
     });
     expect(summary).toEqual({ status: "explained" });
     const reply = github.find("POST", /\/issues\/5\/comments$/)?.body as { body: string };
-    expect(reply.body).toMatch(/^@writer /);
+    // The heading opens the reply on its own line (GitHub renders it as a heading), then who asked.
+    expect(reply.body).toMatch(/^### .*\n\nRequested by @writer\.\n/);
     expect(reply.body).toContain("Audit");
     expect(reply.body).toContain("test_withdraw_entire_balance");
   });

@@ -212,9 +212,9 @@ describe("renderAudit", () => {
       notes: ["a | b"],
     });
     expect(md).toContain("❌ execution contradicts at least one claim");
-    expect(md).toContain("| call | f(5) (in t.py::test_other) | 5 | raises ValueError: no |");
+    expect(md).toContain("| call | `f(5)` (in `t.py::test_other`) | `5` | `raises ValueError: no` |");
     expect(md).toContain("**Unverified:** no test reaches `m.py::g`");
-    expect(md).toContain("- a | b");
+    expect(md).toContain("- a \\| b");
     expect(md).toContain("Revised explanation");
   });
 });

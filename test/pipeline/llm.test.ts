@@ -3,7 +3,7 @@ import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLlmEngine } from "../../src/debug/llm.js";
 import { OpenAIChatModel } from "../../src/llm/openai-model.js";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { resultSchema } from "../../src/result.js";
 import { example, fixLocally, fixture } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { renderReport, type ReportMeta } from "../../src/report/render.js";
 import { resultSchema, type Result } from "../../src/result.js";
 
