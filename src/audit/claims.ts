@@ -1,24 +1,5 @@
+import { statedClaims } from "./stated-claims.js";
 import { targetKey, type ChangedFunction, type ParsedClaim } from "./types.js";
-
-const TRAILERS = /^(signed-off-by|co-authored-by|reviewed-by|change-id):/i;
-
-/** Sentences and bullet points of an explanation, without code blocks, headings markup or trailers. */
-export function splitClaims(text: string): string[] {
-  const withoutCode = text.replace(/```[\s\S]*?```/g, "\n");
-  const sentences: string[] = [];
-  for (const raw of withoutCode.split(/\r?\n/)) {
-    const line = raw
-      .replace(/^\s*(?:[-*+]|\d+[.)]|#+)\s+/, "")
-      .replace(/^\s*\[[ xX]\]\s+/, "")
-      .trim();
-    if (line === "" || TRAILERS.test(line)) continue;
-    for (const part of line.split(/(?<=[.!?])\s+(?=[A-Z`"])/)) {
-      const sentence = part.trim();
-      if (/[A-Za-z]{2}/.test(sentence) && !sentences.includes(sentence)) sentences.push(sentence);
-    }
-  }
-  return sentences;
-}
 
 const PRESERVE = [
   /\b(?:does|do|did|will|should)\s*(?:not|n't)\s+(?:change|affect|alter|modify|break|touch)\b/i,
@@ -85,7 +66,7 @@ export function parseClaim(sentence: string, testIds: string[], changed: Changed
  * checkable are kept as `other`, so the audit can say it could not check them.
  */
 export function parseClaims(text: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim[] {
-  return splitClaims(text).map((sentence) => parseClaim(sentence, testIds, changed));
+  return statedClaims(text).map((sentence) => parseClaim(sentence, testIds, changed));
 }
 
 const CALL = /^[A-Za-z_][\w.]*\(.*\)$/s;

@@ -4,7 +4,8 @@ import type { ChatModel } from "../llm/types.js";
 import { auditVerdict, type Audit, type AuditVerdict, type Claim } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changesFromDiff } from "./changes.js";
-import { exampleCheck, exampleTest, moduleNames, parseClaim, splitClaims } from "./claims.js";
+import { exampleCheck, exampleTest, moduleNames, parseClaim } from "./claims.js";
+import { statedClaims } from "./stated-claims.js";
 import { isTestFile } from "../lang/python/test-files.js";
 import { runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
 import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
@@ -71,7 +72,7 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
       ? await changesFromDiff(input.patch, (p) => sandbox.readFile(p).catch(() => null))
       : input.patch;
   const given =
-    typeof input.claims === "string" ? splitClaims(input.claims) : input.claims.map((c) => c.trim());
+    typeof input.claims === "string" ? statedClaims(input.claims) : input.claims.map((c) => c.trim());
   const failing = input.failingTests ?? [];
   const named = given.some((s) => failing.every((t) => s.includes(t)));
   const sentences = [

@@ -27,6 +27,9 @@ export interface ReportMeta {
   notes?: string[];
 }
 
+/** Marks a body as a Hypofix report, so `/explain` audits the claims it states (its audit table). */
+export const REPORT_MARKER = "<!-- hypofix:report -->";
+
 /** Observations longer than this are folded, not dumped. */
 const LONG_OBSERVATION = 160;
 /** Rejected hypotheses shown one by one; the rest are folded together. */
@@ -44,7 +47,7 @@ export function renderReport(result: Result, meta: ReportMeta): string {
   out.push(...debuggingLog(result.steps, meta.notes ?? []));
   out.push(...otherCandidates(result, patch));
   out.push(...auditSection(result));
-  out.push(footer(result, meta));
+  out.push(footer(result, meta), "", REPORT_MARKER);
   return `${out
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
