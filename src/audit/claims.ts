@@ -33,14 +33,25 @@ function mentions(text: string, fn: ChangedFunction): boolean {
   return (short.includes("_") || short.length >= 6) && word(short).test(text);
 }
 
-const testName = (id: string): string => (id.split("::").pop() ?? id).replace(/\[.*\]$/, "");
+/** A test's name as written in prose: `test_x[3]` for a parametrized instance. */
+const testName = (id: string): string => id.split("::").pop() ?? id;
+const bareName = (id: string): string => testName(id).replace(/\[.*\]$/, "");
+
+/**
+ * Whether a sentence names a test: its id or its name exactly (`test_x[3]` is that
+ * instance only); a bare `test_x` names every instance of a parametrized test.
+ */
+function namesTest(sentence: string, id: string): boolean {
+  if (sentence.includes(id) || sentence.includes(testName(id))) return true;
+  return new RegExp(`(?<![\\w.])${escape(bareName(id))}(?![\\w[])`).test(sentence);
+}
 
 /** Reads one sentence: which tests it says are fixed, which functions it says are (un)changed. */
 export function parseClaim(sentence: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim {
   const named = new Set<string>();
-  for (const id of testIds) if (word(testName(id)).test(sentence) || sentence.includes(id)) named.add(id);
-  for (const m of sentence.matchAll(/\btest_\w+/g)) {
-    if (![...named].some((id) => testName(id) === m[0])) named.add(m[0]);
+  for (const id of testIds) if (namesTest(sentence, id)) named.add(id);
+  for (const m of sentence.matchAll(/\btest_\w+(?:\[[^\]\s]*\])?/g)) {
+    if (![...named].some((id) => testName(id) === m[0] || bareName(id) === m[0])) named.add(m[0]);
   }
   const functions = changed.filter((fn) => mentions(sentence, fn)).map(targetKey);
   const kind: ParsedClaim["kind"] = PRESERVE.some((re) => re.test(sentence))

@@ -27,8 +27,6 @@ export interface AuditPatchInput {
    * conclusions), or a whole text (PR description, commit messages) to split.
    */
   claims: string[] | string;
-  /** Tests the change is meant to fix: checked as the claim "Fixes <tests>". */
-  failingTests?: string[];
   engine: "offline" | "llm";
   /** Required for the llm engine. */
   model?: ChatModel;
@@ -73,12 +71,9 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
       : input.patch;
   const given =
     typeof input.claims === "string" ? statedClaims(input.claims) : input.claims.map((c) => c.trim());
-  const failing = input.failingTests ?? [];
-  const named = given.some((s) => failing.every((t) => s.includes(t)));
-  const sentences = [
-    ...(failing.length > 0 && !named ? [`Fixes ${failing.join(", ")}.`] : []),
-    ...given.filter(Boolean),
-  ];
+  // Only what the explanation states is a claim: that the failing tests now pass is the
+  // validation's evidence for the patch (a behaviour change below), not a claim of its own.
+  const sentences = given.filter(Boolean);
   const notes: string[] = [...(input.notes ?? [])];
 
   let modelView: ModelClaim[] | undefined;
@@ -156,7 +151,6 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
     sandbox: Sandbox;
     runtime: Pick<PythonRuntime, "functions">;
     diff: string;
-    failingTests: string[];
     explanation: string;
   }): Promise<Audit> => {
     const outcome = await auditPatch({
@@ -165,7 +159,6 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
       runtime: input.runtime,
       patch: input.diff,
       claims: input.explanation,
-      failingTests: input.failingTests,
     });
     return outcome.audit;
   };

@@ -97,15 +97,20 @@ function judgeFix(claim: ParsedClaim, r: DifferentialReport): Claim {
     const stillFailing = found.filter((t) => t.after !== "passed");
     if (stillFailing.length > 0)
       return verdict(claim.text, "contradicted", examples(stillFailing.map(describeTest)));
+    // Instances of a parametrized test that passed before and after are not what the claim is about.
     const passedBefore = found.filter((t) => t.before === "passed");
-    if (passedBefore.length > 0) {
+    if (passedBefore.length === found.length) {
       return verdict(
         claim.text,
         "contradicted",
         `${examples(passedBefore.map((t) => code(t.id)))} passed before the change too, so the change does not fix it`,
       );
     }
-    return verdict(claim.text, "confirmed", examples(found.map(describeTest)));
+    return verdict(
+      claim.text,
+      "confirmed",
+      examples(found.filter((t) => t.before !== "passed").map(describeTest)),
+    );
   }
   const reaching = new Set(claim.functions.flatMap((f) => r.testsReaching[f] ?? []));
   const scoped = claim.functions.length > 0 ? r.tests.filter((t) => reaching.has(t.id)) : r.tests;
