@@ -79,6 +79,7 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     patches: [],
     reproduction: { failedRuns: 0, totalRuns: 0 },
   };
+  let fallback: string | undefined;
   const sandbox = await createSandbox(
     options.backend,
     {
@@ -90,8 +91,13 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
         : {}),
     },
     options.log,
+    (why) => (fallback = why),
   );
-  state.sandbox = sandbox.kind;
+  state.sandbox = {
+    backend: sandbox.kind,
+    asked: options.backend,
+    ...(fallback ? { fallback: `${fallback}; ran in the local sandbox, without isolation` } : {}),
+  };
   const run: Run = {
     options,
     sandbox,
@@ -136,6 +142,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     if (partial.suiteBefore) state.suiteBefore = partial.suiteBefore;
     if (partial.reruns)
       state.reproduction = { failedRuns: partial.reruns.failedRuns, totalRuns: partial.reruns.totalRuns };
+    if (partial.flaky) state.flaky = partial.flaky;
     run.phase("reproduce", end.progress);
     return run.finish(end.status, end.reason);
   }
@@ -159,6 +166,7 @@ async function repair(run: Run): Promise<FixOutcome> {
   });
   state.localization = localized.localization;
   if (localized.localizationRuns) state.localizationRuns = localized.localizationRuns;
+  if (localized.localizerUnavailable) state.localizerUnavailable = localized.localizerUnavailable;
   if (localized.nothing !== undefined) {
     run.phase("localize", "no suspicious line in the source paths");
     return run.finish("no-fix", `no line a patch may change is suspicious: ${localized.nothing}`);

@@ -120,3 +120,26 @@ export function exampleTest(check: string, modules: string[]): string {
   const imports = modules.map((m) => `from ${m} import *  # noqa: F401,F403`).join("\n");
   return `import pytest  # noqa: F401\n${imports}\n\n\ndef test_claimed_example():\n${check}\n`;
 }
+
+/** What a call-change claim states: a call to a changed function and its result on each side. */
+export interface CallChange {
+  /** The function's qualified name (`Account.can_withdraw`). */
+  qualname: string;
+  /** The arguments as written, without the enclosing parentheses (and without `self`). */
+  args: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * Reads a claim of the form the offline engine states a fix in (from values it
+ * observed): `` `f` called with `(x, y)` returned `a` before the patch and returns `b` with it ``.
+ */
+export function callChange(sentence: string): CallChange | undefined {
+  const m =
+    /`([A-Za-z_][\w.]*)` called with `\((.*?),?\)` returned `([^`]*)` before the patch and returns `([^`]*)` with it/.exec(
+      sentence,
+    );
+  if (!m) return undefined;
+  return { qualname: m[1]!, args: m[2]!.trim(), before: m[3]!, after: m[4]! };
+}

@@ -44,9 +44,10 @@ const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 /** Sentences of one paragraph; code spans are kept whole (a `.` inside code ends nothing). */
 export function sentences(paragraph: string): string[] {
   const spans: string[] = [];
-  const masked = paragraph.replace(/(`+)(?:(?!\1)[\s\S])+?\1/g, (m) => `\u0000${spans.push(m) - 1}\u0000`);
+  // A capitalised word stands in for each span, so a span opening a sentence still starts one.
+  const masked = paragraph.replace(/(`+)(?:(?!\1)[\s\S])+?\1/g, (m) => `Hypofixspan${spans.push(m) - 1}x`);
   return [...segmenter.segment(masked)]
-    .map((s) => s.segment.replace(/\u0000(\d+)\u0000/g, (_, i: string) => spans[Number(i)]!).trim())
+    .map((s) => s.segment.replace(/Hypofixspan(\d+)x/g, (_, i: string) => spans[Number(i)]!).trim())
     .filter((s) => /[A-Za-z]{2}/.test(s) && !TRAILERS.test(s));
 }
 

@@ -57,6 +57,8 @@ export interface Validation {
   brokenTests: string[];
   /** Failing tests still failing. */
   stillFailing: string[];
+  /** Tests that failed before the patch, were not targeted, and still fail with it. */
+  otherFailures?: string[];
   rejectedBecause?: string;
   diff: string;
 }

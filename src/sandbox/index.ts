@@ -34,12 +34,14 @@ let warnedLocal = false;
 
 /**
  * One warm sandbox over a copy of `options.repoDir`. `auto` picks docker when
- * the engine answers and the image exists, else local with a warning (once).
+ * the engine answers and the image exists, else local with a warning (once);
+ * `onFallback` hears why, so the run can record it.
  */
 export async function createSandbox(
   backend: "docker" | "local" | "auto",
   options: SandboxOptions,
   log?: Logger,
+  onFallback?: (reason: string) => void,
 ): Promise<Sandbox> {
   const info = await stat(options.repoDir).catch(() => undefined);
   if (!info?.isDirectory()) {
@@ -61,11 +63,10 @@ export async function createSandbox(
     return DockerSandbox.create(options, log, docker);
   }
   if (hasImage) return DockerSandbox.create(options, log, docker);
+  const why = reachable ? `image ${options.image} not found (${BUILD_HINT})` : "Docker engine not reachable";
+  onFallback?.(why);
   if (!warnedLocal) {
     warnedLocal = true;
-    const why = reachable
-      ? `image ${options.image} not found (${BUILD_HINT})`
-      : "Docker engine not reachable";
     process.stderr.write(`hypofix: warning: ${why}; running in the local sandbox, without isolation\n`);
   }
   return LocalSandbox.create(options);

@@ -78,7 +78,6 @@ describe("statedClaims (marked)", () => {
       usage: { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
     });
     const report = renderReport(result, {
-      sandbox: "docker",
       reproduction: { failedRuns: 3, totalRuns: 3 },
       maxSteps: 3,
       experiments: 2,
