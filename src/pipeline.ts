@@ -201,6 +201,15 @@ async function debugPhase(
       return sources.get(file)!;
     },
     ...(options.bugReport ? { bugReport: options.bugReport } : {}),
+    async withEdits(edits, work) {
+      const snapshot = await sandbox.snapshot();
+      try {
+        for (const e of edits) await sandbox.writeFile(e.file, e.after);
+        return await work();
+      } finally {
+        await sandbox.restore(snapshot);
+      }
+    },
   };
   const budget = new Budget({
     maxExperiments: options.repoConfig.max_experiments,
