@@ -112,3 +112,21 @@ export function markdownProblems(markdown: string): string[] {
   for (const open of stack) problems.push(`<${open}> is never closed`);
   return problems;
 }
+
+/** The report's confidence table as GitHub shows it: flag name → its icon, value and evidence. */
+export function confidenceFlags(
+  markdown: string,
+): Record<string, { icon: string; value: string; evidence: string }> {
+  const table = marked
+    .lexer(markdown, { gfm: true })
+    .find(
+      (t): t is Tokens.Table => t.type === "table" && (t as Tokens.Table).header[0]?.text === "confidence",
+    );
+  if (!table) return {};
+  const flags: Record<string, { icon: string; value: string; evidence: string }> = {};
+  for (const [first, value, evidence] of table.rows) {
+    const [icon = "", ...name] = (first?.text ?? "").split(" ");
+    flags[name.join(" ")] = { icon, value: value?.text ?? "", evidence: evidence?.text ?? "" };
+  }
+  return flags;
+}
