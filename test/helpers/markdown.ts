@@ -130,3 +130,30 @@ export function confidenceFlags(
   }
   return flags;
 }
+
+/** The cells of one column of the first table whose header has `header`, as GitHub shows them. */
+export function tableColumn(markdown: string, header: string): string[] {
+  const table = marked
+    .lexer(markdown, { gfm: true })
+    .find(
+      (t): t is Tokens.Table =>
+        t.type === "table" && (t as Tokens.Table).header.some((h) => h.text === header),
+    );
+  if (!table) return [];
+  const index = table.header.findIndex((h) => h.text === header);
+  return table.rows.map((row) => shown(row[index]?.tokens ?? []));
+}
+
+/** Inline tokens as a reader sees them, code spans in backticks. */
+function shown(tokens: Token[]): string {
+  return tokens
+    .map((t) =>
+      t.type === "codespan"
+        ? `\`${(t as Tokens.Codespan).text}\``
+        : "tokens" in t && t.tokens
+          ? shown(t.tokens)
+          : (t as Tokens.Text).text,
+    )
+    .join("")
+    .replace(/\u200b/g, "");
+}
