@@ -9,6 +9,7 @@ import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { tableColumn } from "../helpers/markdown.js";
+import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const privateKey = appPrivateKey();
@@ -19,31 +20,6 @@ const privateKey = appPrivateKey();
  * the real Docker sandbox, and the pull request opened against GitHub's API (a fake
  * HTTP server on loopback, the one part that cannot exist here).
  */
-/** A PR body as people write them: a wrapped paragraph, a list, a table, code, folded detail, a footer. */
-const EXPLAIN_BODY = [
-  "Withdrawing the whole balance was refused because `can_withdraw` compared",
-  "with `<` instead of `<=`.",
-  "",
-  "- Fixes tests/test_bank.py::test_withdraw_entire_balance.",
-  "",
-  "| before | after |",
-  "|---|---|",
-  "| refused | allowed |",
-  "",
-  "```python",
-  'Account("a", 50).withdraw(50)',
-  "```",
-  "",
-  "<details><summary>Log</summary>",
-  "",
-  "InsufficientFunds was raised.",
-  "",
-  "</details>",
-  "",
-  "---",
-  "Comment `/fix` to rerun.",
-].join("\n");
-
 describe("hypofix worker end to end", () => {
   const queueName = `hypofix-e2e-${randomUUID()}`;
   const queue = new JobQueue(connectionFromUrl(REDIS_URL), queueName);
@@ -84,7 +60,7 @@ describe("hypofix worker end to end", () => {
           {
             number: 5,
             title: "Allow withdrawing the entire balance",
-            body: EXPLAIN_BODY,
+            body: PR_BODY,
             base: { sha, ref: "main" },
             head: { sha: fixedSha, ref: "fix", repo: { full_name: "octo/bank" } },
           },
@@ -186,8 +162,7 @@ describe("hypofix worker end to end", () => {
     // Exactly the prose claims of the title, the body and the commit message (read with marked).
     expect(tableColumn(reply.body, "Claim")).toEqual([
       "Allow withdrawing the entire balance",
-      "Withdrawing the whole balance was refused because `can_withdraw` compared with `<` instead of `<=`.",
-      "Fixes tests/test_bank.py::test_withdraw_entire_balance.",
+      ...PR_BODY_CLAIMS,
     ]);
   });
 });

@@ -2,47 +2,11 @@ import { describe, expect, it } from "vitest";
 import { statedClaims } from "../../src/audit/stated-claims.js";
 import { renderReport } from "../../src/report/render.js";
 import { resultSchema } from "../../src/result.js";
-
-/** A PR body as people write them: a wrapped paragraph, a list, a table, code, a quote, folded detail, a footer. */
-const BODY = [
-  "## Summary",
-  "",
-  "Withdrawing the whole balance was refused because `can_withdraw` compared",
-  "with `<` instead of `<=`. Fixes tests/test_bank.py::test_withdraw_entire_balance.",
-  "",
-  "Changes:",
-  "",
-  "- `can_withdraw` now accepts `amount == available`.",
-  "- No other behaviour changes.",
-  "",
-  "| before | after |",
-  "|---|---|",
-  "| refused | allowed |",
-  "",
-  "```python",
-  "assert Account('a', 50).withdraw(50) == 0",
-  "```",
-  "",
-  "> Quoted from the issue: withdrawing everything fails.",
-  "",
-  "<details><summary>Logs</summary>",
-  "",
-  "Traceback says InsufficientFunds was raised.",
-  "",
-  "</details>",
-  "",
-  "---",
-  "Comment `/fix` to rerun. Generated with a tool.",
-].join("\n");
+import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
 
 describe("statedClaims (marked)", () => {
   it("yields exactly the prose claims: sentences joined across wrapped lines, and list items", () => {
-    expect(statedClaims(BODY)).toEqual([
-      "Withdrawing the whole balance was refused because `can_withdraw` compared with `<` instead of `<=`.",
-      "Fixes tests/test_bank.py::test_withdraw_entire_balance.",
-      "`can_withdraw` now accepts `amount == available`.",
-      "No other behaviour changes.",
-    ]);
+    expect(statedClaims(PR_BODY)).toEqual(PR_BODY_CLAIMS);
   });
 
   it("keeps a period inside code from ending a sentence, and drops trailers", () => {

@@ -63,5 +63,5 @@ export async function hostileExplainReply(): Promise<string> {
   }
 }
 
-/** The HTML a report may hold: only the tags Hypofix writes itself. */
-export const OWN_HTML = /^(?:<\/?(?:details|summary|b|code)>|[^<]*)+$/;
+/** The HTML a report may hold: only the tags Hypofix writes itself, and its report marker. */
+export const OWN_HTML = /^(?:<!-- hypofix:report -->|(?:<\/?(?:details|summary|b|code)>|[^<]*)+)$/;

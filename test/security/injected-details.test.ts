@@ -19,6 +19,7 @@ describe("an injected </details> renders inert", () => {
     const r = rendered(reply);
     expect(markdownProblems(reply)).toEqual([]);
     for (const html of r.html) expect(html).toMatch(OWN_HTML);
-    expect(r.prose.join("")).toContain("</details></details><img src=y>");
+    // The test output quoted as evidence carries the hostile text: shown, as text.
+    expect(r.prose.join("")).toContain("</details><img src=x onerror=alert(1)>");
   }, 120_000);
 });
