@@ -166,9 +166,9 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
 
 /**
  * The behaviour change a validated `return` edit makes, as a checkable claim: the
- * function's arguments and the returned value before and with the edit, each read
- * with the debugger at the line during the failing test (single hits only). The
- * audit checks it against the calls it records and replays.
+ * function's arguments and the returned value before and with the edit, read with
+ * one debugger experiment at the line during the failing test (single hits only).
+ * The audit checks it against the calls it records and replays.
  */
 async function observedChange(
   runtime: PythonRuntime,
@@ -178,26 +178,43 @@ async function observedChange(
 ): Promise<string | undefined> {
   const { susp, text, fn, source, template } = item;
   const tokens = tokenize(text).filter((t) => t.kind !== "comment");
-  if (!fn || tokens[0]?.text !== "return" || tokens.length < 2) return undefined;
+  if (!fn || tokens[0]?.text !== "return" || tokens.length < 2 || budget.exhausted()) return undefined;
   const params = parameters(source.split("\n"), fn);
   const edited = editedLine(text, template.edits).trim();
   if (!params || params.length === 0 || !edited.startsWith("return ")) return undefined;
-  const print = async (expr: string) => {
-    if (budget.exhausted()) return undefined;
-    const obs = await observe(runtime, budget, bug, `b ${susp.file}:${susp.line} ;; c ;; p ${expr}`);
-    const value = obs.observation.trim();
-    return obs.kind === "debugger" &&
-      !value.includes("\n") &&
-      !value.startsWith("[") &&
-      !value.startsWith(LOOP_PREFIX)
-      ? value
-      : undefined;
-  };
-  const before = await print(text.trim().slice("return".length).trim());
-  const after = await print(edited.slice("return".length).trim());
-  const args = await print(`(${params.join(", ")},)`);
-  if (before === undefined || after === undefined || args === undefined || before === after) return undefined;
+  const returned = (line: string) => line.trim().slice("return".length).trim();
+  const probe = `(${returned(text)}, ${returned(edited)}, (${params.join(", ")},))`;
+  const obs = await observe(runtime, budget, bug, `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`);
+  const values = obs.kind === "debugger" ? tupleItems(obs.observation.trim()) : undefined;
+  if (values?.length !== 3) return undefined;
+  const [before, after, args] = values as [string, string, string];
+  if (before === after) return undefined;
   return `${code(fn.qualname)} called with ${code(args)} returned ${code(before)} before the patch and returns ${code(after)} with it (in ${code(bug.primaryTest)}).`;
+}
+
+/** The top-level items of a tuple's repr (`(1, 'a, b', (2,))` → `1`, `'a, b'`, `(2,)`); undefined if it is not one. */
+export function tupleItems(repr: string): string[] | undefined {
+  if (!repr.startsWith("(") || !repr.endsWith(")") || repr.includes("\n")) return undefined;
+  const items: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 1;
+  for (let i = 1; i < repr.length - 1; i++) {
+    const ch = repr[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) {
+      items.push(repr.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  const last = repr.slice(start, -1).trim();
+  if (last) items.push(last);
+  return depth === 0 && !quote ? items : undefined;
 }
 
 /** The names of a function's parameters (without self and cls); undefined for `*args`, `**kwargs` and other forms. */
