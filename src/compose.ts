@@ -78,6 +78,9 @@ export function autoflLocalizer(
       log,
       ...(runs !== undefined ? { runs } : {}),
     });
+    if (found.engine !== "llm") {
+      return { entries: found.entries, agreement: 0, runs: 0, unavailable: found.notes.join(" ") };
+    }
     return { entries: found.entries, agreement: found.agreement, runs: found.transcript?.length ?? 0 };
   };
 }

@@ -120,9 +120,11 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
       ...(options.ci ? { ci: options.ci } : {}),
     });
 
+  let fallback: string | undefined;
   const environment = await environmentPhase({
     repoDir: options.repoDir,
     backend: options.backend,
+    onFallback: (why) => (fallback = why),
     config: options.config,
     repoConfig: options.repoConfig,
     scope: options.repository ?? path.resolve(options.repoDir),
@@ -141,7 +143,11 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
   };
   const sandbox = await createSandbox(environment.backend, sandboxOptions, options.log);
-  state.sandbox = sandbox.kind;
+  state.sandbox = {
+    backend: sandbox.kind,
+    asked: options.backend,
+    ...(fallback ? { fallback: `${fallback}; ran in the local sandbox, without isolation` } : {}),
+  };
   const workingDirectory = options.repoConfig.working_directory;
   const run: Run = {
     options,
@@ -179,6 +185,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     if (partial.suiteBefore) state.suiteBefore = partial.suiteBefore;
     if (partial.reruns)
       state.reproduction = { failedRuns: partial.reruns.failedRuns, totalRuns: partial.reruns.totalRuns };
+    if (partial.flaky) state.flaky = partial.flaky;
     run.phase("reproduce", end.progress);
     return run.finish(end.status, end.reason);
   }
@@ -202,6 +209,7 @@ async function repair(run: Run): Promise<FixOutcome> {
   });
   state.localization = localized.localization;
   if (localized.localizationRuns) state.localizationRuns = localized.localizationRuns;
+  if (localized.localizerUnavailable) state.localizerUnavailable = localized.localizerUnavailable;
   if (localized.nothing !== undefined) {
     run.phase("localize", "no suspicious line in the source paths");
     return run.finish("no-fix", `no line a patch may change is suspicious: ${localized.nothing}`);
@@ -252,6 +260,15 @@ async function debugPhase(
       return sources.get(file)!;
     },
     ...(options.bugReport ? { bugReport: options.bugReport } : {}),
+    async withEdits(edits, work) {
+      const snapshot = await sandbox.snapshot();
+      try {
+        for (const e of edits) await sandbox.writeFile(e.file, e.after);
+        return await work();
+      } finally {
+        await sandbox.restore(snapshot);
+      }
+    },
   };
   const budget = new Budget({
     maxExperiments: options.repoConfig.max_experiments,

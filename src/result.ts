@@ -88,6 +88,17 @@ export const resultSchema = z.object({
     completionTokens: z.number().int().nonnegative(),
   }),
   engine: z.enum(["offline", "llm"]).default("offline"),
+  /** Tests that failed in the suite but are not failures to fix (status `flaky`): why, and after which test. */
+  flaky: z
+    .array(
+      z.object({
+        test: z.string(),
+        /** `order-dependent`: fails after `precededBy` and passes alone; `intermittent`: passes on some reruns. */
+        kind: z.enum(["intermittent", "order-dependent"]),
+        precededBy: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** Where the tests ran: the backend, and why when it is not the one asked for. */
   sandbox: z
     .object({

@@ -1,24 +1,5 @@
+import { statedClaims } from "./stated-claims.js";
 import { targetKey, type ChangedFunction, type ParsedClaim } from "./types.js";
-
-const TRAILERS = /^(signed-off-by|co-authored-by|reviewed-by|change-id):/i;
-
-/** Sentences and bullet points of an explanation, without code blocks, headings markup or trailers. */
-export function splitClaims(text: string): string[] {
-  const withoutCode = text.replace(/```[\s\S]*?```/g, "\n");
-  const sentences: string[] = [];
-  for (const raw of withoutCode.split(/\r?\n/)) {
-    const line = raw
-      .replace(/^\s*(?:[-*+]|\d+[.)]|#+)\s+/, "")
-      .replace(/^\s*\[[ xX]\]\s+/, "")
-      .trim();
-    if (line === "" || TRAILERS.test(line)) continue;
-    for (const part of line.split(/(?<=[.!?])\s+(?=[A-Z`"])/)) {
-      const sentence = part.trim();
-      if (/[A-Za-z]{2}/.test(sentence) && !sentences.includes(sentence)) sentences.push(sentence);
-    }
-  }
-  return sentences;
-}
 
 const PRESERVE = [
   /\b(?:does|do|did|will|should)\s*(?:not|n't)\s+(?:change|affect|alter|modify|break|touch)\b/i,
@@ -52,14 +33,25 @@ function mentions(text: string, fn: ChangedFunction): boolean {
   return (short.includes("_") || short.length >= 6) && word(short).test(text);
 }
 
-const testName = (id: string): string => (id.split("::").pop() ?? id).replace(/\[.*\]$/, "");
+/** A test's name as written in prose: `test_x[3]` for a parametrized instance. */
+const testName = (id: string): string => id.split("::").pop() ?? id;
+const bareName = (id: string): string => testName(id).replace(/\[.*\]$/, "");
+
+/**
+ * Whether a sentence names a test: its id or its name exactly (`test_x[3]` is that
+ * instance only); a bare `test_x` names every instance of a parametrized test.
+ */
+function namesTest(sentence: string, id: string): boolean {
+  if (sentence.includes(id) || sentence.includes(testName(id))) return true;
+  return new RegExp(`(?<![\\w.])${escape(bareName(id))}(?![\\w[])`).test(sentence);
+}
 
 /** Reads one sentence: which tests it says are fixed, which functions it says are (un)changed. */
 export function parseClaim(sentence: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim {
   const named = new Set<string>();
-  for (const id of testIds) if (word(testName(id)).test(sentence) || sentence.includes(id)) named.add(id);
-  for (const m of sentence.matchAll(/\btest_\w+/g)) {
-    if (![...named].some((id) => testName(id) === m[0])) named.add(m[0]);
+  for (const id of testIds) if (namesTest(sentence, id)) named.add(id);
+  for (const m of sentence.matchAll(/\btest_\w+(?:\[[^\]\s]*\])?/g)) {
+    if (![...named].some((id) => testName(id) === m[0] || bareName(id) === m[0])) named.add(m[0]);
   }
   const functions = changed.filter((fn) => mentions(sentence, fn)).map(targetKey);
   const kind: ParsedClaim["kind"] = PRESERVE.some((re) => re.test(sentence))
@@ -85,7 +77,7 @@ export function parseClaim(sentence: string, testIds: string[], changed: Changed
  * checkable are kept as `other`, so the audit can say it could not check them.
  */
 export function parseClaims(text: string, testIds: string[], changed: ChangedFunction[]): ParsedClaim[] {
-  return splitClaims(text).map((sentence) => parseClaim(sentence, testIds, changed));
+  return statedClaims(text).map((sentence) => parseClaim(sentence, testIds, changed));
 }
 
 const CALL = /^[A-Za-z_][\w.]*\(.*\)$/s;
@@ -127,4 +119,27 @@ export function moduleNames(paths: string[]): string[] {
 export function exampleTest(check: string, modules: string[]): string {
   const imports = modules.map((m) => `from ${m} import *  # noqa: F401,F403`).join("\n");
   return `import pytest  # noqa: F401\n${imports}\n\n\ndef test_claimed_example():\n${check}\n`;
+}
+
+/** What a call-change claim states: a call to a changed function and its result on each side. */
+export interface CallChange {
+  /** The function's qualified name (`Account.can_withdraw`). */
+  qualname: string;
+  /** The arguments as written, without the enclosing parentheses (and without `self`). */
+  args: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * Reads a claim of the form the offline engine states a fix in (from values it
+ * observed): `` `f` called with `(x, y)` returned `a` before the patch and returns `b` with it ``.
+ */
+export function callChange(sentence: string): CallChange | undefined {
+  const m =
+    /`([A-Za-z_][\w.]*)` called with `\((.*?),?\)` returned `([^`]*)` before the patch and returns `([^`]*)` with it/.exec(
+      sentence,
+    );
+  if (!m) return undefined;
+  return { qualname: m[1]!, args: m[2]!.trim(), before: m[3]!, after: m[4]! };
 }

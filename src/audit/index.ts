@@ -4,7 +4,8 @@ import type { ChatModel } from "../llm/types.js";
 import { auditVerdict, type Audit, type AuditVerdict, type Claim } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changesFromDiff } from "./changes.js";
-import { exampleCheck, exampleTest, moduleNames, parseClaim, splitClaims } from "./claims.js";
+import { exampleCheck, exampleTest, moduleNames, parseClaim } from "./claims.js";
+import { statedClaims } from "./stated-claims.js";
 import { isTestFile } from "../lang/python/test-files.js";
 import { runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
 import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
@@ -26,8 +27,6 @@ export interface AuditPatchInput {
    * conclusions), or a whole text (PR description, commit messages) to split.
    */
   claims: string[] | string;
-  /** Tests the change is meant to fix: checked as the claim "Fixes <tests>". */
-  failingTests?: string[];
   engine: "offline" | "llm";
   /** Required for the llm engine. */
   model?: ChatModel;
@@ -71,13 +70,10 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
       ? await changesFromDiff(input.patch, (p) => sandbox.readFile(p).catch(() => null))
       : input.patch;
   const given =
-    typeof input.claims === "string" ? splitClaims(input.claims) : input.claims.map((c) => c.trim());
-  const failing = input.failingTests ?? [];
-  const named = given.some((s) => failing.every((t) => s.includes(t)));
-  const sentences = [
-    ...(failing.length > 0 && !named ? [`Fixes ${failing.join(", ")}.`] : []),
-    ...given.filter(Boolean),
-  ];
+    typeof input.claims === "string" ? statedClaims(input.claims) : input.claims.map((c) => c.trim());
+  // Only what the explanation states is a claim: that the failing tests now pass is the
+  // validation's evidence for the patch (a behaviour change below), not a claim of its own.
+  const sentences = given.filter(Boolean);
   const notes: string[] = [...(input.notes ?? [])];
 
   let modelView: ModelClaim[] | undefined;
@@ -155,7 +151,6 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
     sandbox: Sandbox;
     runtime: Pick<PythonRuntime, "functions">;
     diff: string;
-    failingTests: string[];
     explanation: string;
   }): Promise<Audit> => {
     const outcome = await auditPatch({
@@ -164,7 +159,6 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
       runtime: input.runtime,
       patch: input.diff,
       claims: input.explanation,
-      failingTests: input.failingTests,
     });
     return outcome.audit;
   };

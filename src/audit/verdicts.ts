@@ -1,4 +1,5 @@
 import type { BehaviourChange, Claim } from "../result.js";
+import { callChange, type CallChange } from "./claims.js";
 import { codeSpan as code } from "../text.js";
 import type { CallDiff, CallOutcome, DifferentialReport, Outcome, ParsedClaim, TestDiff } from "./types.js";
 
@@ -97,15 +98,20 @@ function judgeFix(claim: ParsedClaim, r: DifferentialReport): Claim {
     const stillFailing = found.filter((t) => t.after !== "passed");
     if (stillFailing.length > 0)
       return verdict(claim.text, "contradicted", examples(stillFailing.map(describeTest)));
+    // Instances of a parametrized test that passed before and after are not what the claim is about.
     const passedBefore = found.filter((t) => t.before === "passed");
-    if (passedBefore.length > 0) {
+    if (passedBefore.length === found.length) {
       return verdict(
         claim.text,
         "contradicted",
         `${examples(passedBefore.map((t) => code(t.id)))} passed before the change too, so the change does not fix it`,
       );
     }
-    return verdict(claim.text, "confirmed", examples(found.map(describeTest)));
+    return verdict(
+      claim.text,
+      "confirmed",
+      examples(found.filter((t) => t.before !== "passed").map(describeTest)),
+    );
   }
   const reaching = new Set(claim.functions.flatMap((f) => r.testsReaching[f] ?? []));
   const scoped = claim.functions.length > 0 ? r.tests.filter((t) => reaching.has(t.id)) : r.tests;
@@ -186,9 +192,43 @@ function judgeOther(claim: ParsedClaim, r: DifferentialReport): Claim {
   return verdict(claim.text, "unverified", evidence);
 }
 
+/** The arguments of a recorded call as written (`f(a, b)` → `a, b`). */
+const recordedArgs = (call: string): string =>
+  call.slice(call.indexOf("(") + 1, call.lastIndexOf(")")).trim();
+
+/** A call-change claim against the calls recorded during the tests and replayed on both sides. */
+function judgeCallChange(text: string, claimed: CallChange, r: DifferentialReport): Claim {
+  const argsMatch = (call: string) => {
+    const args = recordedArgs(call);
+    // A method's recording starts with its object; the claim names the other arguments.
+    return args === claimed.args || args.endsWith(`, ${claimed.args}`);
+  };
+  const matching = r.calls.filter(
+    (c) =>
+      !c.contextDependent &&
+      (c.target.endsWith(`::${claimed.qualname}`) || c.target === claimed.qualname) &&
+      argsMatch(c.call),
+  );
+  if (matching.length === 0) {
+    return verdict(
+      text,
+      "unverified",
+      `no recorded call to ${code(claimed.qualname)} has the arguments ${code(claimed.args)}`,
+    );
+  }
+  const held = matching.find(
+    (c) => formatOutcome(c.before) === claimed.before && formatOutcome(c.after) === claimed.after,
+  );
+  return held
+    ? verdict(text, "confirmed", `recorded call ${describeCall(held)}`)
+    : verdict(text, "contradicted", `recorded call ${describeCall(matching[0]!)}`);
+}
+
 /** The offline engine's verdict on one claim, from the differential evidence alone. */
 export function judgeClaim(claim: ParsedClaim, r: DifferentialReport): Claim {
   if (!r.ran) return verdict(claim.text, "unverified", "the change was not executed (see notes)");
+  const change = callChange(claim.text);
+  if (change) return judgeCallChange(claim.text, change, r);
   switch (claim.kind) {
     case "fix":
       return judgeFix(claim, r);

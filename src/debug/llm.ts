@@ -5,6 +5,7 @@ import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FunctionInfo } from "../lang/python/types.js";
 import type { Budget } from "./budget.js";
 import {
+  parseBlockVerdicts,
   parseConclusion,
   parseFunctionAnswer,
   parseProposal,
@@ -57,7 +58,7 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
         const fromStep = lastIndex(loop.steps, (s) => s.done || s.conclusion === "supported");
         candidates.push(...(await generateFixes(ctx, loop.steps, fromStep)));
         if (!loop.done && !candidates.some((c) => c.validation.plausible)) {
-          candidates.push(...(await ldbFallback(ctx, fromStep)));
+          candidates.push(...(await ldbFallback(ctx, loop.steps)));
         }
       } catch (err) {
         if (!(err instanceof BudgetExceeded)) throw err;
@@ -163,15 +164,33 @@ async function generateFixes(
   return candidates;
 }
 
-/** LDB's regeneration from a block trace, when the loop reached no DONE and no fix validated. */
-async function ldbFallback(ctx: EngineContext, fromStep: number): Promise<EngineRun["candidates"]> {
+/**
+ * LDB (Zhong et al.), the fallback when the loop reached no DONE and no fix validated:
+ * each iteration traces the function as it now stands (the last regeneration, applied
+ * to the tree for the trace), asks for a verdict per block and a repaired function,
+ * and validates it. The verdicts go into the log (one step per iteration) and into the
+ * next iteration's prompt, with why the last version still failed.
+ */
+async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<EngineRun["candidates"]> {
   const { bug, budget, target } = ctx;
   const candidates: EngineRun["candidates"] = [];
+  let current: { source: string; candidate?: Candidate } = {
+    source: ctx.source
+      .split("\n")
+      .slice(target.startLine - 1, target.endLine)
+      .join("\n"),
+  };
+  let error = bug.failure ? `${bug.failure.type}: ${bug.failure.message}` : "the test fails";
+  let previous = "";
   for (let i = 0; i < (ctx.options.ldbIterations ?? 10) && !budget.exhausted(); i++) {
     budget.spendExperiment();
-    const trace = await ctx.runtime.trace(bug.primaryTest, target.file, target.qualname);
-    const error = bug.failure ? `${bug.failure.type}: ${bug.failure.message}` : "the test fails";
-    const [answer] = await ctx.session.ask(
+    const started = Date.now();
+    const traceNow = () => ctx.runtime.trace(bug.primaryTest, target.file, target.qualname);
+    const trace =
+      current.candidate && bug.withEdits
+        ? await bug.withEdits(current.candidate.edits, traceNow)
+        : await traceNow();
+    const [answer = ""] = await ctx.session.ask(
       [
         ctx.opening[0]!,
         {
@@ -180,19 +199,51 @@ async function ldbFallback(ctx: EngineContext, fromStep: number): Promise<Engine
             function_name: target.qualname,
             test_id: bug.primaryTest,
             error,
+            function: current.source,
             trace: trace.rendered,
+            previous,
           }),
         },
       ],
       1,
       0.8,
     );
-    const parsed = answer === undefined ? undefined : parseFunctionAnswer(answer);
-    if (!parsed?.ok) continue;
-    const candidate = replaceFunction(target, ctx.source, parsed.value, fromStep);
+    const verdicts = parseBlockVerdicts(answer);
+    const wrong = verdicts.filter((v) => v.verdict === "wrong");
+    const step: StepRecord = {
+      hypothesis:
+        wrong.length > 0
+          ? `LDB judged ${wrong.map((v) => `block ${v.block} wrong (${v.explanation || "no reason given"})`).join("; ")}.`
+          : `LDB judged no block of ${target.qualname} wrong (${verdicts.length} verdicts).`,
+      prediction: `The function regenerated from these verdicts makes ${bug.primaryTest} pass.`,
+      experiment: `trace ${target.file}:${target.qualname}`,
+      observation: trace.rendered,
+      conclusion: "undecided",
+      done: false,
+      note: "",
+      kind: "trace",
+      durationMs: Date.now() - started,
+    };
+    steps.push(step);
+    const parsed = parseFunctionAnswer(answer);
+    if (!parsed.ok) {
+      step.note = `the answer held no usable function: ${parsed.problem}`;
+      continue;
+    }
+    const candidate = replaceFunction(target, ctx.source, parsed.value, steps.length - 1);
     const validation = await ctx.validate(candidate);
     candidates.push({ candidate, validation });
+    step.conclusion = validation.plausible ? "supported" : "rejected";
+    step.note = validation.plausible
+      ? `the regenerated function passes the failing test and the whole suite (${validation.testsRun} tests)`
+      : `the regenerated function does not validate: ${validation.rejectedBecause ?? "tests fail"}`;
     if (validation.plausible) break;
+    current = { source: parsed.value, candidate };
+    error = validation.rejectedBecause ?? error;
+    previous =
+      verdicts.length > 0
+        ? `\nYour verdicts on the previous version, which still failed (${error}):\n${verdicts.map((v) => `Block ${v.block}: Verdict: ${v.verdict}. ${v.explanation}`).join("\n")}\n`
+        : "";
   }
   return candidates;
 }

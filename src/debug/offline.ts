@@ -102,8 +102,10 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
                   ? ""
                   : undefined,
             );
+            // A probe gathers values and tests no hypothesis: reaching the line decides nothing about a fault.
             steps.push({
-              hypothesis: `The fault is at ${where}: ${code(text.trim())}. SBFL ranks it #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
+              role: "probe",
+              hypothesis: `SBFL points at ${where}: ${code(text.trim())}, ranked #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
               prediction: `The failing test ${code(bug.primaryTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
               experiment,
               observation: obs.observation,
@@ -139,22 +141,102 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         };
         steps.push(step);
         if (!passed) continue;
+        // The experiment confirmed the hypothesis: the failing test passes with the edit.
+        step.done = true;
         const outcome = await toCandidate(template, susp, fn, source, steps.length - 1, validate);
         if (!outcome) {
           step.note = "the failing test passes, but the edit does not apply to the file as a patch";
+          step.done = false;
           continue;
         }
         candidates.push(outcome);
         if (outcome.validation.plausible) {
-          step.done = true;
+          step.decisive = true;
+          const change = await observedChange(runtime, budget, bug, item);
+          if (change) step.claim = `${step.claim} ${change}`;
           step.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
           return { steps, candidates, done: true, stop: "done" };
         }
         step.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
       }
-      return { steps, candidates, done: false, stop: "exhausted" };
+      return { steps, candidates, done: steps.some((s) => s.done), stop: "exhausted" };
     },
   };
+}
+
+/**
+ * The behaviour change a validated `return` edit makes, as a checkable claim: the
+ * function's arguments and the returned value before and with the edit, read with
+ * one debugger experiment at the line during the failing test (single hits only).
+ * The audit checks it against the calls it records and replays.
+ */
+async function observedChange(
+  runtime: PythonRuntime,
+  budget: Budget,
+  bug: BugContext,
+  item: PlannedHypothesis,
+): Promise<string | undefined> {
+  const { susp, text, fn, source, template } = item;
+  const tokens = tokenize(text).filter((t) => t.kind !== "comment");
+  if (!fn || tokens[0]?.text !== "return" || tokens.length < 2 || budget.exhausted()) return undefined;
+  const params = parameters(source.split("\n"), fn);
+  const edited = editedLine(text, template.edits).trim();
+  if (!params || params.length === 0 || !edited.startsWith("return ")) return undefined;
+  const returned = (line: string) => line.trim().slice("return".length).trim();
+  const probe = `(${returned(text)}, ${returned(edited)}, (${params.join(", ")},))`;
+  const obs = await observe(runtime, budget, bug, `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`);
+  const values = obs.kind === "debugger" ? tupleItems(obs.observation.trim()) : undefined;
+  if (values?.length !== 3) return undefined;
+  const [before, after, args] = values as [string, string, string];
+  if (before === after) return undefined;
+  return `${code(fn.qualname)} called with ${code(args)} returned ${code(before)} before the patch and returns ${code(after)} with it (in ${code(bug.primaryTest)}).`;
+}
+
+/** The top-level items of a tuple's repr (`(1, 'a, b', (2,))` → `1`, `'a, b'`, `(2,)`); undefined if it is not one. */
+export function tupleItems(repr: string): string[] | undefined {
+  if (!repr.startsWith("(") || !repr.endsWith(")") || repr.includes("\n")) return undefined;
+  const items: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 1;
+  for (let i = 1; i < repr.length - 1; i++) {
+    const ch = repr[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) {
+      items.push(repr.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  const last = repr.slice(start, -1).trim();
+  if (last) items.push(last);
+  return depth === 0 && !quote ? items : undefined;
+}
+
+/** The names of a function's parameters (without self and cls); undefined for `*args`, `**kwargs` and other forms. */
+export function parameters(lines: string[], fn: FunctionInfo): string[] | undefined {
+  const header = lines.slice(fn.startLine - 1, fn.endLine).join("\n");
+  const open = header.indexOf("(");
+  if (!/^\s*(?:async\s+)?def\s/.test(header.slice(0, open)) || open < 0) return undefined;
+  let depth = 0;
+  let end = -1;
+  for (let i = open; i < header.length && end < 0; i++) {
+    if ("([{".includes(header[i]!)) depth++;
+    else if (")]}".includes(header[i]!) && --depth === 0) end = i;
+  }
+  if (end < 0) return undefined;
+  const names: string[] = [];
+  for (const part of header.slice(open + 1, end).split(",")) {
+    const name = /^\s*([A-Za-z_]\w*)\s*(?:[:=]|$)/.exec(part)?.[1];
+    if (part.trim() === "") continue;
+    if (!name) return undefined;
+    if (name !== "self" && name !== "cls") names.push(name);
+  }
+  return names;
 }
 
 interface PlannedHypothesis {

@@ -109,3 +109,31 @@ export function parseFunctionAnswer(text: string): ParseOutcome<string> {
   }
   return { ok: true, value: source };
 }
+
+/** LDB's verdict on one basic block of a trace. */
+export interface BlockVerdict {
+  block: number;
+  verdict: "correct" | "wrong";
+  explanation: string;
+}
+
+/**
+ * The per-block verdicts of an LDB answer (`Block 2: Verdict: wrong. why`), in
+ * order, each block once; lines in any other form are ignored.
+ */
+export function parseBlockVerdicts(text: string): BlockVerdict[] {
+  const verdicts = new Map<number, BlockVerdict>();
+  for (const m of text.matchAll(
+    /^\s*(?:\*\*)?\[?Block\s+(\d+)\]?(?:\*\*)?\s*:\s*(?:\*\*)?Verdict(?:\*\*)?\s*:\s*(?:\*\*)?(correct|wrong|incorrect)\b(?:\*\*)?[.:]?\s*(.*)$/gim,
+  )) {
+    const block = Number(m[1]);
+    if (verdicts.has(block)) continue;
+    const word = m[2]!.toLowerCase();
+    verdicts.set(block, {
+      block,
+      verdict: word === "correct" ? "correct" : "wrong",
+      explanation: m[3]!.trim(),
+    });
+  }
+  return [...verdicts.values()];
+}

@@ -32,6 +32,11 @@ export interface BugContext {
   experimentTimeoutMs: number;
   /** CI log excerpt or PR text, when the job came from GitHub. */
   bugReport?: string;
+  /**
+   * Runs `work` with `edits` applied to the sandbox's tree, restoring it afterwards
+   * (LDB traces the function it regenerated, not the original).
+   */
+  withEdits?<T>(edits: FileEdit[], work: () => Promise<T>): Promise<T>;
 }
 
 /** A full-file replacement proposed by an engine. */
@@ -57,6 +62,8 @@ export interface Validation {
   brokenTests: string[];
   /** Failing tests still failing. */
   stillFailing: string[];
+  /** Tests that failed before the patch, were not targeted, and still fail with it. */
+  otherFailures?: string[];
   rejectedBecause?: string;
   diff: string;
 }

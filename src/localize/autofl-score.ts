@@ -53,8 +53,8 @@ export function orderUnnamed(named: Set<string>, candidates: UnnamedCandidate[])
     .map(({ c }) => c);
 }
 
-/** Share of runs whose prediction holds `top`: 1 when every run agrees. */
+/** Share of the attempted runs whose first answer is `top`: 1 when every run put it first. */
 export function runAgreement(runs: string[][], attempted: number, top: string | undefined): number {
   if (top === undefined || attempted === 0) return 0;
-  return runs.filter((r) => r.includes(top)).length / attempted;
+  return runs.filter((r) => r[0] === top).length / attempted;
 }

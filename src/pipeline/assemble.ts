@@ -1,4 +1,5 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
+import type { Flakiness } from "./reproduce.js";
 import { renderReport, type ReportMeta } from "../report/render.js";
 import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
 
@@ -6,11 +7,16 @@ export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified
 
 /** What a run learned so far; every phase adds to it, and the report is assembled from it. */
 export interface RunState {
-  sandbox?: "docker" | "local";
+  /** Where the tests ran, what was asked for, and why they differ. */
+  sandbox?: Result["sandbox"];
   failingTests: string[];
   localization?: Result["localization"];
   /** Set when a localizer with several runs ranked the functions. */
   localizationRuns?: { agreement: number; total: number };
+  /** Why the localizer (AutoFL) contributed nothing, when it was asked to rank. */
+  localizerUnavailable?: string;
+  /** Tests that failed in the baseline but are not failures to fix. */
+  flaky?: Flakiness[];
   steps: StepRecord[];
   patches: { candidate: Candidate; validation: Validation }[];
   chosen?: { candidate: Candidate; validation: Validation };
@@ -60,19 +66,25 @@ export function assemble(
     reason,
     failingTests: state.failingTests,
     localization: state.localization ?? [],
-    steps: state.steps.map(({ hypothesis, prediction, experiment, observation, conclusion, done }) => ({
-      hypothesis,
-      prediction,
-      experiment,
-      observation,
-      conclusion,
-      done,
-    })),
+    steps: state.steps.map(
+      ({ hypothesis, prediction, experiment, observation, conclusion, done, role, decisive }) => ({
+        hypothesis,
+        prediction,
+        experiment,
+        observation,
+        conclusion,
+        done,
+        ...(role ? { role } : {}),
+        ...(decisive ? { decisive } : {}),
+      }),
+    ),
     patches: orderedPatches(state),
     confidence: {
       done: state.done ?? false,
       reproduced: state.reproduced ?? false,
-      suitePasses: status === "fixed",
+      // Every test of the suite, not only the targeted ones: failures from before the patch count.
+      suitePasses:
+        status === "fixed" && state.chosen !== undefined && state.chosen.validation.testsFailed === 0,
       localizationAgreement: agreement(state),
       audit: status === "fixed" ? auditVerdict(audit) : "not-run",
     },
@@ -81,14 +93,18 @@ export function assemble(
     usage: context.usage,
     engine: context.engine,
     ...(state.environment ? { environment: state.environment } : {}),
+    ...(state.flaky && state.flaky.length > 0 ? { flaky: state.flaky } : {}),
+    ...(state.sandbox ? { sandbox: state.sandbox } : {}),
   });
+  const otherFailures = state.chosen?.validation.otherFailures ?? [];
   const meta: ReportMeta = {
     ...(context.headSha ? { headSha: context.headSha } : {}),
     ...(context.ci ? { ci: context.ci } : {}),
-    sandbox: state.sandbox ?? "local",
     reproduction: state.reproduction,
     ...(state.suiteBefore ? { suiteBefore: state.suiteBefore } : {}),
     ...(state.suiteAfter ? { suiteAfter: state.suiteAfter } : {}),
+    ...(otherFailures.length > 0 ? { otherFailures } : {}),
+    ...(state.localizerUnavailable !== undefined ? { localizerUnavailable: state.localizerUnavailable } : {}),
     maxSteps: context.maxSteps,
     experiments: state.experiments ?? 0,
     durationMs: timings.total,
@@ -123,7 +139,7 @@ function orderedPatches(state: RunState): Patch[] {
   return patches;
 }
 
-/** The localizer's run agreement, or whether SBFL's top function is where the fix went. */
+/** AutoFL's run agreement (first answers), or whether SBFL's top function is where the fix went (0 without a fix). */
 function agreement(state: RunState): number {
   if (state.localizationRuns) return state.localizationRuns.agreement;
   const top = state.localization?.[0];

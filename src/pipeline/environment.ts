@@ -17,6 +17,8 @@ export type EnvironmentRecord = NonNullable<Result["environment"]>;
 export interface EnvironmentInput {
   repoDir: string;
   backend: SandboxBackend | "auto";
+  /** Hears why `auto` fell back to the local sandbox. */
+  onFallback?: (reason: string) => void;
   config: Config;
   repoConfig: RepoConfig;
   /** The repository's identity (owner/name, or the checkout's path): environments are cached per repository. */
@@ -52,7 +54,7 @@ export async function environmentPhase(input: EnvironmentInput): Promise<Environ
   const workingDirectory = input.repoConfig.working_directory ?? "";
   const files = await dependencyFiles(input.repoDir, workingDirectory);
   const configured = commandArgv(input.repoConfig.setup_command);
-  const backend = await resolveBackend(input.backend, input.config.sandbox.image);
+  const backend = await resolveBackend(input.backend, input.config.sandbox.image, input.onFallback);
   return backend === "local"
     ? localEnvironment(input, configured)
     : dockerEnvironment(input, files, configured);

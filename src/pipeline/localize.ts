@@ -15,9 +15,11 @@ export interface LocalizerInput {
 
 export interface LocalizerOutput {
   entries: Result["localization"];
-  /** Share of the runs that named the top function (AutoFL's confidence), and how many ran. */
+  /** Share of the runs whose first answer was the top function (AutoFL's confidence), and how many ran. */
   agreement: number;
   runs: number;
+  /** Why the localizer contributed nothing (its entries are then SBFL's), when it did not. */
+  unavailable?: string;
 }
 
 /** A localizer beside SBFL (AutoFL for the llm engine). */
@@ -29,6 +31,8 @@ export interface Localized {
   localization: Result["localization"];
   /** Set when a localizer with several runs ranked the functions. */
   localizationRuns?: { agreement: number; total: number };
+  /** Why the localizer (AutoFL) contributed nothing, so SBFL's ranking stands. */
+  localizerUnavailable?: string;
   /** Lines a patch may change, most suspicious first (the localizer's functions first). */
   suspicious: SuspiciousLine[];
   /** Why nothing is suspicious, when `suspicious` is empty. */
@@ -53,6 +57,7 @@ export async function localizePhase(
   const ranking = sbfl({ coverage, failingTests: options.failingTests });
   let localization = ranking.functions.filter((f) => allowed(f.file)).slice(0, 10);
   let localizationRuns: Localized["localizationRuns"];
+  let localizerUnavailable: string | undefined;
   let suspicious = ranking.lines.filter((l) => allowed(l.file));
   if (options.localizer) {
     const found = await options.localizer({
@@ -63,7 +68,9 @@ export async function localizePhase(
       failures: options.failures,
     });
     const entries = found.entries.filter((f) => allowed(f.file));
-    if (entries.length > 0) {
+    if (found.unavailable !== undefined || found.runs === 0) {
+      localizerUnavailable = found.unavailable ?? "no localizer run finished";
+    } else if (entries.length > 0) {
       localization = entries.slice(0, 10);
       localizationRuns = { agreement: found.agreement, total: found.runs };
       suspicious = byFunctionRank(suspicious, entries);
@@ -75,6 +82,7 @@ export async function localizePhase(
     localization,
     suspicious,
     ...(localizationRuns ? { localizationRuns } : {}),
+    ...(localizerUnavailable !== undefined ? { localizerUnavailable } : {}),
   };
   if (suspicious.length === 0) {
     const outside = ranking.lines.find((l) => l.score > 0 && !allowed(l.file));

@@ -43,6 +43,8 @@ export type ReproducePhase =
   | { end?: undefined; reproduced: Reproduced };
 
 export interface Reproduced {
+  /** Tests that failed in the baseline but not on every rerun, and why. */
+  flaky?: Flakiness[];
   /** The whole suite before any patch: what every patch is compared to. */
   baseline: TestRun;
   /** The tests the job is about (asked for, or every failing one). */
@@ -106,29 +108,77 @@ export async function reproducePhase(
   }
   const reruns = await reproduce(runtime, failingNow, options.reruns);
   const partial = { failingTests: requested, suiteBefore, reruns };
-  if (reruns.flaky.length > 0) {
+  // Every test here failed in the baseline: one that passes on any rerun disagrees with it.
+  const flaky = [
+    ...reruns.flaky.map((test): Flakiness => ({ test, kind: "intermittent" })),
+    ...(await passingAlone(runtime, baseline, reruns.passing, options.suiteIds)),
+  ];
+  if (flaky.length > 0) {
     return {
       end: {
         status: "flaky",
-        reason: `${reruns.flaky.join(", ")} passed on some of ${reruns.totalRuns} reruns`,
-        progress: `flaky: ${reruns.flaky.join(", ")}`,
+        reason: flaky.map((f) => describeFlakiness(f, reruns.totalRuns)).join("; "),
+        progress: `flaky: ${flaky.map((f) => `${f.test} (${f.kind})`).join(", ")}`,
       },
-      partial,
-    };
-  }
-  if (reruns.reproduced.length === 0) {
-    return {
-      end: {
-        status: "not-reproduced",
-        reason: `${failingNow.join(", ")} passed when rerun`,
-        progress: "the failure did not reproduce on rerun",
-      },
-      partial,
+      partial: { ...partial, flaky },
     };
   }
   return {
     reproduced: { baseline, requested, failingTests: reruns.reproduced, suiteBefore, reruns },
   };
+}
+
+/** Why a test that failed in the baseline is not a failure to fix. */
+export interface Flakiness {
+  test: string;
+  /** `order-dependent`: fails after `precededBy` (or the suite before it) and passes alone. */
+  kind: "intermittent" | "order-dependent";
+  precededBy?: string;
+}
+
+function describeFlakiness(f: Flakiness, reruns: number): string {
+  if (f.kind === "order-dependent") {
+    return `order-dependent: ${f.test} fails when run after ${f.precededBy ?? "the tests before it"} and passes alone`;
+  }
+  return `${f.test} passed on some of ${reruns} reruns`;
+}
+
+/**
+ * Tests that failed in the suite but passed every rerun alone. Run after the test
+ * that preceded them in the suite (then after the whole suite again): failing there
+ * again makes them order-dependent; passing everywhere, intermittent.
+ */
+async function passingAlone(
+  runtime: PythonRuntime,
+  baseline: TestRun,
+  tests: string[],
+  suiteIds: string[] | undefined,
+): Promise<Flakiness[]> {
+  const out: Flakiness[] = [];
+  let suiteAgain: TestRun | undefined;
+  for (const test of tests) {
+    const index = baseline.tests.findIndex((t) => t.id === test);
+    const precededBy = index > 0 ? baseline.tests[index - 1]!.id : undefined;
+    if (precededBy) {
+      const pair = await runtime.runTests([precededBy, test]);
+      if (pair.tests.some((t) => t.id === test && isFailure(t))) {
+        out.push({ test, kind: "order-dependent", precededBy });
+        continue;
+      }
+    }
+    suiteAgain ??= await runtime.runTests(suiteIds);
+    const failsInSuite = suiteAgain.tests.some((t) => t.id === test && isFailure(t));
+    out.push(
+      failsInSuite
+        ? {
+            test,
+            kind: "order-dependent",
+            ...(precededBy ? { precededBy: `the tests up to ${precededBy}` } : {}),
+          }
+        : { test, kind: "intermittent" },
+    );
+  }
+  return out;
 }
 
 export function isFailure(t: TestResult): boolean {

@@ -33,6 +33,9 @@ export function makeValidator(options: {
 }): (candidate: Candidate) => Promise<Validation> {
   const { sandbox, runtime, failing, suiteIds, timeoutMs } = options;
   const passedBefore = options.baseline.tests.filter((t) => t.outcome === "passed").map((t) => t.id);
+  const failedBefore = options.baseline.tests
+    .filter((t) => isFailure(t) && !failing.includes(t.id))
+    .map((t) => t.id);
   return async (candidate) => {
     const diff = candidateDiff(candidate.edits);
     const refused = candidate.edits
@@ -58,6 +61,7 @@ export function makeValidator(options: {
       const outcome = new Map(run.tests.map((t) => [t.id, t.outcome]));
       const stillFailing = failing.filter((id) => outcome.get(id) !== "passed");
       const brokenTests = passedBefore.filter((id) => outcome.get(id) !== "passed");
+      const otherFailures = failedBefore.filter((id) => outcome.get(id) !== "passed");
       const rejectedBecause = rejection(run, stillFailing, brokenTests);
       return {
         plausible: rejectedBecause === undefined,
@@ -65,6 +69,7 @@ export function makeValidator(options: {
         testsFailed: run.tests.filter(isFailure).length,
         brokenTests,
         stillFailing,
+        otherFailures,
         ...(rejectedBecause ? { rejectedBecause } : {}),
         diff,
       };

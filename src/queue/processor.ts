@@ -2,6 +2,8 @@ import { applyPatch, parsePatch } from "diff";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RepoHost } from "../github/outbound/repo-host.js";
+import { explainReply } from "../report/explain.js";
+import { text } from "../report/inert.js";
 import { loadRepoConfig, type RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
@@ -128,7 +130,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       await host.reportCheckRun(job.headSha, {
         conclusion: "success",
         title: `Validated fix proposed in #${pr.number}`,
-        summary: `${result.reason}\n\n${pr.url}`,
+        summary: `${text(result.reason)}\n\n${pr.url}`,
         detailsUrl: pr.url,
       });
       if (job.prNumber) await host.comment(job.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
@@ -175,8 +177,7 @@ async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
       description: [pr.title, pr.body].join("\n\n"),
       context,
     });
-    const reply = job.requestedBy ? `@${job.requestedBy} ${markdown}` : markdown;
-    await host.comment(job.prNumber, reply);
+    await host.comment(job.prNumber, explainReply(markdown, job.requestedBy));
     return { status: "explained" };
   } finally {
     await checkout.dispose();

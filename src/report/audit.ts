@@ -1,6 +1,7 @@
 import { auditVerdict, type Audit, type Claim } from "../result.js";
+import { codeSpan as q } from "../text.js";
+import { cell, code, text } from "./inert.js";
 
-const CELL_CAP = 300;
 const MAX_CHANGES = 20;
 
 const ICON: Record<Claim["verdict"], string> = { confirmed: "✅", contradicted: "❌", unverified: "❔" };
@@ -10,16 +11,10 @@ const HEADLINE = {
   "not-run": "❔ no claim could be checked",
 } as const;
 
-/** One table cell: no pipes or newlines, capped. */
-function cell(text: string): string {
-  const flat = text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|").trim();
-  return flat.length > CELL_CAP ? `${flat.slice(0, CELL_CAP)}…` : flat;
-}
-
 const table = (header: string[], rows: string[][]): string[] => [
   `| ${header.join(" | ")} |`,
   `|${header.map(() => "---").join("|")}|`,
-  ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ...rows.map((r) => `| ${r.map((c) => cell(c)).join(" | ")} |`),
 ];
 
 /** The audit as markdown: the PR body's audit section and the `/explain` reply. Pure. */
@@ -43,7 +38,7 @@ export function renderAudit(audit: Audit, options: { heading?: string } = {}): s
   }
   const revised = audit.claims.filter((c) => c.revised);
   if (revised.length > 0) {
-    out.push("**Revised explanation**", "", ...revised.map((c) => `- ${c.revised}`), "");
+    out.push("**Revised explanation**", "", ...revised.map((c) => `- ${text(c.revised ?? "")}`), "");
   }
   if (audit.behaviourChanges.length > 0) {
     const shown = audit.behaviourChanges.slice(0, MAX_CHANGES);
@@ -54,9 +49,9 @@ export function renderAudit(audit: Audit, options: { heading?: string } = {}): s
         ["", "Test or call", "Before", "After"],
         shown.map((b) => [
           b.kind,
-          b.subject + (b.test && b.kind === "call" ? ` (in ${b.test})` : ""),
-          b.before,
-          b.after,
+          q(b.subject) + (b.test && b.kind === "call" ? ` (in ${q(b.test)})` : ""),
+          q(b.before),
+          q(b.after),
         ]),
       ),
     );
@@ -67,7 +62,7 @@ export function renderAudit(audit: Audit, options: { heading?: string } = {}): s
   }
   if (audit.unverified.length > 0) {
     out.push(
-      `**Unverified:** no test reaches ${audit.unverified.map((f) => "`" + f + "`").join(", ")}, so nothing here checks what the change does there.`,
+      `**Unverified:** no test reaches ${audit.unverified.map((f) => code(f)).join(", ")}, so nothing here checks what the change does there.`,
       "",
     );
   }
@@ -75,7 +70,7 @@ export function renderAudit(audit: Audit, options: { heading?: string } = {}): s
     out.push(
       "<details><summary>Notes</summary>",
       "",
-      ...audit.notes.map((n) => `- ${n.replace(/\r?\n/g, " ")}`),
+      ...audit.notes.map((n) => `- ${text(n)}`),
       "",
       "</details>",
       "",

@@ -35,13 +35,16 @@ export function dockerAvailable(): Promise<boolean> {
 let warnedLocal = false;
 
 /**
+/**
  * The backend `auto` means here: docker when the engine answers and `image`
- * exists, else local with a warning (once). `docker` without engine or image is a
- * UserError. Exported so an environment can be prepared before the sandbox starts.
+ * exists, else local with a warning (once); `onFallback` hears why, so the run
+ * can record it. `docker` without engine or image is a UserError. Exported so an
+ * environment can be prepared before the sandbox starts.
  */
 export async function resolveBackend(
   backend: SandboxBackend | "auto",
   image: string,
+  onFallback?: (reason: string) => void,
 ): Promise<SandboxBackend> {
   if (backend === "local") return "local";
   const docker = dockerClient();
@@ -58,9 +61,10 @@ export async function resolveBackend(
     return "docker";
   }
   if (hasImage) return "docker";
+  const why = reachable ? `image ${image} not found (${BUILD_HINT})` : "Docker engine not reachable";
+  onFallback?.(why);
   if (!warnedLocal) {
     warnedLocal = true;
-    const why = reachable ? `image ${image} not found (${BUILD_HINT})` : "Docker engine not reachable";
     process.stderr.write(`hypofix: warning: ${why}; running in the local sandbox, without isolation\n`);
   }
   return "local";
@@ -71,12 +75,13 @@ export async function createSandbox(
   backend: SandboxBackend | "auto",
   options: SandboxOptions,
   log?: Logger,
+  onFallback?: (reason: string) => void,
 ): Promise<Sandbox> {
   const info = await stat(options.repoDir).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new UserError(`repository directory not found: ${options.repoDir}`, "pass the path of a checkout");
   }
-  return (await resolveBackend(backend, options.image)) === "docker"
+  return (await resolveBackend(backend, options.image, onFallback)) === "docker"
     ? DockerSandbox.create(options, log, dockerClient())
     : LocalSandbox.create(options);
 }

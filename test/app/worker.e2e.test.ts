@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { appPrivateKey, git } from "../helpers/git.js";
+import { tableColumn } from "../helpers/markdown.js";
+import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const privateKey = appPrivateKey();
@@ -58,7 +60,7 @@ describe("hypofix worker end to end", () => {
           {
             number: 5,
             title: "Allow withdrawing the entire balance",
-            body: "Fixes tests/test_bank.py::test_withdraw_entire_balance.",
+            body: PR_BODY,
             base: { sha, ref: "main" },
             head: { sha: fixedSha, ref: "fix", repo: { full_name: "octo/bank" } },
           },
@@ -155,8 +157,12 @@ describe("hypofix worker end to end", () => {
     });
     expect(summary).toEqual({ status: "explained" });
     const reply = github.find("POST", /\/issues\/5\/comments$/)?.body as { body: string };
-    expect(reply.body).toMatch(/^@writer /);
-    expect(reply.body).toContain("Audit");
-    expect(reply.body).toContain("test_withdraw_entire_balance");
+    // The heading opens the reply on its own line (GitHub renders it as a heading), then who asked.
+    expect(reply.body).toMatch(/^### .*\n\nRequested by @writer\.\n/);
+    // Exactly the prose claims of the title, the body and the commit message (read with marked).
+    expect(tableColumn(reply.body, "Claim")).toEqual([
+      "Allow withdrawing the entire balance",
+      ...PR_BODY_CLAIMS,
+    ]);
   });
 });

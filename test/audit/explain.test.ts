@@ -54,7 +54,7 @@ describe("hypofix explain on fixture changes (docker)", () => {
     ).toBe("confirmed");
     expect(verdict).toBe("contradicted");
     expect(markdown).toContain(
-      "| call | discount(20.49, None) (in tests/test_pricing.py::test_checkout_without_code_is_positive) | 20.49 | 20 |",
+      "| call | `discount(20.49, None)` (in `tests/test_pricing.py::test_checkout_without_code_is_positive`) | `20.49` | `20` |",
     );
     expect(markdown).toContain("Not as claimed (“No other behaviour changes.”)");
   });

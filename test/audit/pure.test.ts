@@ -1,7 +1,8 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { changedFunctions, changesFromDiff } from "../../src/audit/changes.js";
-import { exampleCheck, exampleTest, moduleNames, parseClaims, splitClaims } from "../../src/audit/claims.js";
+import { exampleCheck, exampleTest, moduleNames, parseClaims } from "../../src/audit/claims.js";
+import { statedClaims } from "../../src/audit/stated-claims.js";
 import { renderAudit } from "../../src/report/audit.js";
 import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
 import { auditVerdict } from "../../src/result.js";
@@ -59,7 +60,7 @@ describe("claims", () => {
   it("splits bullets and sentences, dropping code blocks and trailers", () => {
     const text =
       "Fix the bug\n\n- Fixes test_a. No other behaviour changes.\n```\ncode()\n```\nSigned-off-by: X <x@y>\n";
-    expect(splitClaims(text)).toEqual(["Fix the bug", "Fixes test_a.", "No other behaviour changes."]);
+    expect(statedClaims(text)).toEqual(["Fix the bug", "Fixes test_a.", "No other behaviour changes."]);
   });
 
   it("classifies fix, preservation and unmapped claims, naming tests and functions", () => {
@@ -212,9 +213,9 @@ describe("renderAudit", () => {
       notes: ["a | b"],
     });
     expect(md).toContain("❌ execution contradicts at least one claim");
-    expect(md).toContain("| call | f(5) (in t.py::test_other) | 5 | raises ValueError: no |");
+    expect(md).toContain("| call | `f(5)` (in `t.py::test_other`) | `5` | `raises ValueError: no` |");
     expect(md).toContain("**Unverified:** no test reaches `m.py::g`");
-    expect(md).toContain("- a | b");
+    expect(md).toContain("- a \\| b");
     expect(md).toContain("Revised explanation");
   });
 });

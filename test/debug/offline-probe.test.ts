@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { probeExpression } from "../../src/debug/offline.js";
+import { parameters, probeExpression, tupleItems } from "../../src/debug/offline.js";
 
 describe("probeExpression", () => {
   it("prints the condition, returned value or right-hand side of a line", () => {
@@ -17,5 +17,24 @@ describe("probeExpression", () => {
 
   it("prints nothing for a literal assignment, whose target does not exist yet", () => {
     expect(probeExpression("    total = 0", ["total"])).toBeUndefined();
+  });
+});
+
+describe("the offline engine's observed call", () => {
+  it("splits a tuple's repr at its top-level commas only", () => {
+    expect(tupleItems("(False, True, (50,))")).toEqual(["False", "True", "(50,)"]);
+    expect(tupleItems(`('a, b', [1, (2, 3)], {'k': ")"})`)).toEqual(["'a, b'", "[1, (2, 3)]", `{'k': ")"}`]);
+    expect(tupleItems("[The breakpoint line was not reached]")).toBeUndefined();
+    expect(tupleItems("('unclosed, 1)")).toBeUndefined();
+  });
+
+  it("names a function's parameters without self, and gives up on *args", () => {
+    const fn = { file: "m.py", qualname: "A.f", startLine: 1, endLine: 3 };
+    expect(parameters(["def f(self, amount, limit: int = 3):", "    pass", ""], fn)).toEqual([
+      "amount",
+      "limit",
+    ]);
+    expect(parameters(["def f(", "    x,", "    y=(1, 2)):"], fn)).toBeUndefined();
+    expect(parameters(["def f(*args):", "    pass", ""], fn)).toBeUndefined();
   });
 });

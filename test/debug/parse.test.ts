@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseConclusion, parseFunctionAnswer, parseProposal } from "../../src/debug/parse.js";
+import {
+  parseBlockVerdicts,
+  parseConclusion,
+  parseFunctionAnswer,
+  parseProposal,
+} from "../../src/debug/parse.js";
 
 describe("parseProposal", () => {
   it("reads hypothesis, prediction and the one experiment in backticks", () => {
@@ -77,5 +82,23 @@ describe("parseFunctionAnswer", () => {
       value: "def f(x):\n    return x",
     });
     expect(parseFunctionAnswer("I cannot help").ok).toBe(false);
+  });
+});
+
+describe("parseBlockVerdicts", () => {
+  it("reads one verdict per block, in the answer's wordings, and ignores other lines", () => {
+    const answer = [
+      "Block 1: Verdict: correct. amount is positive.",
+      "**Block 2**: Verdict: **wrong**. 50 of 50 available is refused.",
+      "[Block 3]: Verdict: incorrect: raises for a valid withdrawal",
+      "Block 2: Verdict: correct. a repeated block keeps its first verdict",
+      "Here is the function:",
+    ].join("\n");
+    expect(parseBlockVerdicts(answer)).toEqual([
+      { block: 1, verdict: "correct", explanation: "amount is positive." },
+      { block: 2, verdict: "wrong", explanation: "50 of 50 available is refused." },
+      { block: 3, verdict: "wrong", explanation: "raises for a valid withdrawal" },
+    ]);
+    expect(parseBlockVerdicts("def f(): pass")).toEqual([]);
   });
 });

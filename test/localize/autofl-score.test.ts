@@ -41,9 +41,10 @@ describe("orderUnnamed", () => {
 });
 
 describe("runAgreement", () => {
-  it("is the share of attempted runs naming the top function", () => {
+  it("is the share of attempted runs whose first answer is the top function", () => {
     const runs = [["m1", "m2"], ["m2"], ["m2", "m3"], ["m3"], ["m2", "m4"]];
-    expect(runAgreement(runs, 5, "m2")).toBe(0.8);
+    // m2 is named in four runs but first in three: a run naming it second does not agree.
+    expect(runAgreement(runs, 5, "m2")).toBe(0.6);
     expect(runAgreement([["a"], ["a"]], 5, "a")).toBe(0.4);
     expect(runAgreement([], 0, undefined)).toBe(0);
   });

@@ -147,7 +147,8 @@ describe("localize with AutoFL through the openai client", () => {
       ["shop/pricing.py", "unit_price", 0],
     ]);
     expect(result.entries[0]?.line).toBe(12);
-    expect(result.agreement).toBe(1);
+    // Every run names apply_discount, but the second answers Cart.total first: 2 of 3 agree.
+    expect(result.agreement).toBeCloseTo(2 / 3);
     expect(result.notes).toEqual([]);
     expect(chat.usage).toEqual({ llmCalls: 10, promptTokens: 3000, completionTokens: 200 });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { resultSchema } from "../../src/result.js";
 import { example, fixture } from "./helpers.js";
 

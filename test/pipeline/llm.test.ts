@@ -3,7 +3,7 @@ import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLlmEngine } from "../../src/debug/llm.js";
 import { OpenAIChatModel } from "../../src/llm/openai-model.js";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { resultSchema } from "../../src/result.js";
 import { example, fixLocally, fixture } from "./helpers.js";
 
@@ -110,7 +110,8 @@ describe("runFix with the llm engine through the real openai client (nock-record
     expect(patch).toContain("+        if amount > self.balance + self.overdraft:");
     expect(result.confidence).toMatchObject({ done: true, reproduced: true, suitePasses: true });
     expect(result.usage).toEqual({ llmCalls: 7, promptTokens: 7194, completionTokens: 1450 });
-    expect(report).toContain("<b>Hypothesis 1 (rejected):</b>");
+    // The rejected hypothesis is folded into the list of what was ruled out; the decisive one is shown.
+    expect(report).toContain("- step 1, rejected: ");
     expect(report).toContain("<b>Hypothesis 3 (supported, done):</b>");
     expect(report).toContain("3 other candidate patches, not proposed");
     expect(report).toContain("Engine `llm` (7 calls, 8644 tokens)");
@@ -140,10 +141,10 @@ describe("runFix with the llm engine through the real openai client (nock-record
     expect(result.steps[0]!.observation).toMatch(/^\[not run: .*2 experiments/);
     expect(result.status).toBe("no-fix");
     expect(result.patches).toEqual([]);
-    expect(report).toContain("🟡");
+    expect(report).toContain("- step 1, undecided: ");
     expect(markdownProblems(report)).toEqual([]);
   });
-  it("falls back to LDB's block trace when the loop ends without DONE and no candidate validates", async () => {
+  it("falls back to LDB: traces the regenerated function each iteration and feeds its block verdicts back", async () => {
     const recorded = JSON.parse(readFileSync(fixture("fix-llm/recorded.json"), "utf8")) as Recorded;
     const fixed = recorded.responses[6]!.choices[0]!;
     const noCheck = recorded.responses[6]!.choices[4]!;
@@ -156,22 +157,41 @@ describe("runFix with the llm engine through the real openai client (nock-record
       { choices: [noCheck, "no function"], usage: [1000, 300] },
       {
         choices: [
-          `Block 1: Verdict: correct. amount is positive.\nBlock 2: Verdict: wrong. 50 of 50 available is refused.\nBlock 3: Verdict: wrong. raises for a valid withdrawal.\n${fixed}`,
+          `Block 1: Verdict: correct. amount is positive.\nBlock 2: Verdict: wrong. 50 of 50 available is refused.\n${noCheck}`,
+        ],
+        usage: [1500, 200],
+      },
+      {
+        choices: [
+          `Block 1: Verdict: correct. amount is positive.\nBlock 2: Verdict: wrong. the balance check is gone.\n${fixed}`,
         ],
         usage: [1500, 200],
       },
     ]);
     const chat = model();
     const engine = createLlmEngine(chat, { maxSteps: 1, patches: 2, ldbIterations: 3 });
-    const { result } = await fixLocally(example("bank-account"), engine, { usage: () => chat.usage }).outcome;
+    const { result, report } = await fixLocally(example("bank-account"), engine, { usage: () => chat.usage })
+      .outcome;
     expect(nock.isDone()).toBe(true);
-    const ldbPrompt = sent[3]!.messages.at(-1)!.content;
-    // The real block trace of the failing test, with the values it saw.
-    expect(ldbPrompt).toContain("[Block 2] line 27");
-    expect(ldbPrompt).toContain("amount = 50");
+    const first = sent[3]!.messages.at(-1)!.content;
+    // The real block trace of the failing test through the original function, with the values it saw.
+    expect(first).toContain("[Block 2] line 27");
+    expect(first).toContain("amount = 50");
+    expect(first).toContain("The test ended with: InsufficientFunds");
+    const second = sent[4]!.messages.at(-1)!.content;
+    // The second iteration traces the function the first regenerated (it passes the failing test)...
+    expect(second).toContain("The test ended with: [No exception triggered]");
+    expect(second).not.toContain("if not self.can_withdraw(amount)");
+    // ...and sees its own verdicts and why that version was refused.
+    expect(second).toContain("Block 2: Verdict: wrong. 50 of 50 available is refused.");
+    expect(second).toContain("breaks 1 test(s) that passed before");
+    const ldbSteps = result.steps.filter((s) => s.experiment === "trace bank.py:Account.withdraw");
+    expect(ldbSteps.map((s) => s.conclusion)).toEqual(["rejected", "supported"]);
+    expect(ldbSteps[0]!.hypothesis).toContain("block 2 wrong (50 of 50 available is refused.)");
     expect(result.confidence.done).toBe(false);
-    expect(result.patches.map((p) => p.plausible)).toEqual([true, false]);
     expect(result.status).toBe("fixed");
+    expect(result.patches.filter((p) => p.plausible)).toHaveLength(1);
+    expect(markdownProblems(report)).toEqual([]);
   });
   it("ends with status error and says why when the model endpoint fails", async () => {
     nock(BASE)

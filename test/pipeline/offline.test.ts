@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOfflineEngine } from "../../src/debug/offline.js";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { resultSchema } from "../../src/result.js";
 import { example, fixLocally, fixture } from "./helpers.js";
 

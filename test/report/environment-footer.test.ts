@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { renderReport, type ReportMeta } from "../../src/report/render.js";
 import { resultSchema, type Result } from "../../src/result.js";
 
 const META: ReportMeta = {
-  sandbox: "docker",
   reproduction: { failedRuns: 0, totalRuns: 0 },
   maxSteps: 3,
   experiments: 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownProblems } from "../../src/report/markdown.js";
+import { markdownProblems } from "../helpers/markdown.js";
 import { renderReport, type ReportMeta } from "../../src/report/render.js";
 import { resultSchema, type Result } from "../../src/result.js";
 
@@ -76,7 +76,6 @@ function fixedResult(): Result {
 }
 
 const META: ReportMeta = {
-  sandbox: "docker",
   reproduction: { failedRuns: 3, totalRuns: 3 },
   suiteBefore: { passed: 6, failed: 1 },
   suiteAfter: { passed: 7, failed: 0 },
@@ -104,11 +103,13 @@ describe("renderReport", () => {
       true,
     );
     expect(md).toContain("```diff\n--- a/bank.py");
-    expect(md).toContain("| ✅ failure reproduced | 3 of 3 runs |");
+    expect(md).toContain("| ✅ failure reproduced | 3 of 3 reruns |");
     expect(md).toContain("| ✅ whole suite passes | 7 passed, 0 failed | was 6 passed, 1 failed |");
     expect(md.match(/<details><summary>🟢/g)).toHaveLength(2);
-    expect(md.match(/<details><summary>🔴/g)).toHaveLength(1);
+    // The rejected hypothesis is folded into the one list of what was ruled out.
+    expect(md).toContain("<details><summary>🔴 1 other step: ruled out or uninformative</summary>");
     expect(md).toContain("<b>Hypothesis 3 (supported, done):</b>");
+    expect(md).toMatch(/^\*\*Cause\*\* \(hypothesis 3\): The comparison at line 22 should test/m);
     expect(md).toContain("**Observation:** `False`");
     expect(md).toContain("#### Audit");
   });
@@ -123,7 +124,7 @@ describe("renderReport", () => {
 
   it("folds long observations instead of dumping them", () => {
     const result = fixedResult();
-    result.steps[1]!.observation = Array.from({ length: 40 }, (_, i) => `line ${i} of a long traceback`).join(
+    result.steps[2]!.observation = Array.from({ length: 40 }, (_, i) => `line ${i} of a long traceback`).join(
       "\n",
     );
     const md = renderReport(result, META);
@@ -139,13 +140,20 @@ describe("renderReport", () => {
     expect(markdownProblems(md)).toEqual([]);
   });
 
-  it("folds rejected hypotheses beyond the first six together", () => {
+  it("folds every rejected hypothesis and uninformative probe into one list", () => {
     const result = fixedResult();
     const rejected = result.steps[1]!;
-    result.steps = [...Array.from({ length: 10 }, () => ({ ...rejected })), result.steps[2]!];
+    // A probe of another line than the decisive edit's: uninformative for the fix.
+    const probe = {
+      ...result.steps[0]!,
+      role: "probe" as const,
+      experiment: "b bank.py:21 ;; c ;; p available",
+    };
+    result.steps = [probe, ...Array.from({ length: 10 }, () => ({ ...rejected })), result.steps[2]!];
     const md = renderReport(result, { ...META, notes: [] });
-    expect(md.match(/<details><summary>🔴 <b>/g)).toHaveLength(6);
-    expect(md).toContain("<details><summary>🔴 4 more rejected hypotheses</summary>");
+    expect(md.match(/<details><summary>🔴 <b>/g)).toBeNull();
+    expect(md).toContain("<details><summary>🔴 11 other steps: ruled out or uninformative</summary>");
+    expect(md).toContain("- step 1, observed: ");
     expect(markdownProblems(md)).toEqual([]);
   });
 
@@ -194,16 +202,20 @@ describe("renderReport", () => {
     });
     const md = renderReport(flaky, { ...META, reproduction: { failedRuns: 1, totalRuns: 3 } });
     expect(md).toContain("is flaky: not fixed");
-    expect(md).toContain("passed on 2 of 3 reruns");
+    expect(md).toContain("| ⚠️ failure reproduced | flaky: failed on 1 of 3 reruns |");
+    // Nothing else was measured: neutral flags, no localization flag without a fix.
+    expect(md).toContain("| ➖ debugging concluded | no steps ran |");
+    expect(md).toContain("| ➖ whole suite passes | not run |");
+    expect(md).not.toContain("localization agrees");
     expect(markdownProblems(md)).toEqual([]);
   });
 
-  it("quotes the reproduce command so it can be pasted into a shell", () => {
+  it("points the reproduce command at the decisive experiment, quoted for a shell", () => {
     const result = fixedResult();
-    result.steps[0]!.experiment = "b bank.py:22 ;; c ;; p self.owner == 'ada'";
+    result.steps[2]!.experiment = "REPLACE(bank.py:22, 'a', 'b') AND RUN";
     const md = renderReport(result, META);
     expect(md).toContain(
-      "--test tests/test_bank.py::test_withdraw_entire_balance --experiment 'b bank.py:22 ;; c ;; p self.owner == '\\''ada'\\'''",
+      "locally: `hypofix observe . --test tests/test_bank.py::test_withdraw_entire_balance --experiment 'REPLACE(bank.py:22, '\\''a'\\'', '\\''b'\\'') AND RUN'`",
     );
   });
 });
