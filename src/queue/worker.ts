@@ -7,6 +7,8 @@ export interface JobContext {
   jobId: string;
   attempt: number;
   log: Logger;
+  /** Aborted when the job should stop early (its head moved on, its deadline passed, shutdown); check between phases. */
+  signal: AbortSignal;
 }
 
 /** What the worker does with one validated job; returns a summary stored with the job. */
@@ -18,6 +20,8 @@ export interface WorkerOptions {
   log: Logger;
   concurrency?: number;
   queueName?: string;
+  /** Called once when a job fails for good (no attempt left, or unrecoverable): the place to tell the user. */
+  onFinalFailure?: (job: HypofixJob, error: Error, log: Logger) => Promise<void>;
 }
 
 /**
@@ -40,6 +44,7 @@ export function startWorker(options: WorkerOptions): Worker<HypofixJob> {
         jobId: job.id ?? "",
         attempt: job.attemptsMade + 1,
         log: jobLog,
+        signal: new AbortController().signal,
       });
       jobLog.info(summary, "job finished");
       return summary;
@@ -48,6 +53,13 @@ export function startWorker(options: WorkerOptions): Worker<HypofixJob> {
   );
   worker.on("failed", (job, err) => {
     log.error({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, "job failed");
+    if (!job || !options.onFinalFailure) return;
+    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const parsed = jobSchema.safeParse(job.data);
+    if (!final || !parsed.success) return;
+    options.onFinalFailure(parsed.data, err, log.child({ jobId: job.id })).catch((hookErr: unknown) => {
+      log.error({ jobId: job.id, err: String(hookErr) }, "final-failure hook failed");
+    });
   });
   worker.on("error", (err) => log.error({ err: err.message }, "worker error"));
   return worker;
