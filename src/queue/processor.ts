@@ -67,14 +67,23 @@ const CONCLUSION: Record<Result["status"], "success" | "neutral" | "failure"> = 
 export function createJobProcessor(deps: ProcessorDeps): JobProcessor {
   return async (job, context) => {
     const host = await deps.connect(job.installationId, { owner: job.repo.owner, repo: job.repo.name });
-    const run: JobRun = { job, context, deps, host };
+    const headSha = job.headSha ?? (await host.pullRequest(prNumberOf(job))).headSha;
+    const run: JobRun = { job: { ...job, headSha }, context, deps, host };
     return job.kind === "explain" ? explainJob(run) : fixJob(run);
   };
 }
 
+function prNumberOf(job: HypofixJob): number {
+  if (job.prNumber === undefined) throw new UserError("a command job needs a pull request number");
+  return job.prNumber;
+}
+
+/** A job whose head commit is known. */
+type ResolvedJob = HypofixJob & { headSha: string };
+
 /** Everything one job's steps share. */
 interface JobRun {
-  job: HypofixJob;
+  job: ResolvedJob;
   context: JobContext;
   deps: ProcessorDeps;
   host: RepoHost;
@@ -156,7 +165,7 @@ function fixTitle(result: Result): string {
 }
 
 /** A fix targets the failing PR's branch when it lives in this repository, else the branch the run was on. */
-async function fixBase(host: RepoHost, job: HypofixJob): Promise<string> {
+async function fixBase(host: RepoHost, job: ResolvedJob): Promise<string> {
   if (job.prNumber) {
     const pr = await host.pullRequest(job.prNumber);
     return pr.sameRepoHeadRef ?? pr.baseRef;

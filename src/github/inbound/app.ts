@@ -27,9 +27,10 @@ async function submit(
   const lookup = await readRepoConfig(context);
   if ("problem" in lookup) {
     context.log.warn({ repo: trigger.job.repo, problem: lookup.problem }, "invalid repository configuration");
-    await (onBadConfig
-      ? onBadConfig(lookup.problem)
-      : reportCheckRun(context.octokit, context.repo(), trigger.job.headSha, {
+    const sha = trigger.job.headSha;
+    await (onBadConfig || !sha
+      ? onBadConfig?.(lookup.problem)
+      : reportCheckRun(context.octokit, context.repo(), sha, {
           conclusion: "action_required",
           title: "Hypofix configuration is invalid",
           summary: lookup.problem,

@@ -22,7 +22,7 @@ async function dashboard(queue: JobQueue): Promise<string> {
           : j.processedOn
             ? "running"
             : "queued";
-      return `<tr><td>${escape(d.kind)}</td><td>${escape(`${d.repo.owner}/${d.repo.name}`)}</td><td><code>${d.headSha.slice(0, 12)}</code></td><td>${escape(state)}</td></tr>`;
+      return `<tr><td>${escape(d.kind)}</td><td>${escape(`${d.repo.owner}/${d.repo.name}`)}</td><td><code>${d.headSha?.slice(0, 12) ?? "PR head"}</code></td><td>${escape(state)}</td></tr>`;
     })
     .join("");
   const summary = Object.entries(counts)
