@@ -7,6 +7,7 @@ import {
   createPythonRuntime,
   generateCandidates,
   type CandidateFamily,
+  type CandidateRequest,
   type PythonRuntime,
   type RepairCandidate,
 } from "../../src/lang/python/index.js";
@@ -90,7 +91,7 @@ export class CandidateBench {
     await rm(this.repo, { recursive: true, force: true });
   }
 
-  candidates(name: string, request: { lines?: number[]; span?: { start: number; end: number } }) {
+  candidates(name: string, request: Omit<CandidateRequest, "file">) {
     return generateCandidates(this.sandbox, { file: `prog/${name}.py`, ...request });
   }
 

@@ -83,7 +83,10 @@ const fixes: FixCase[] = [
     family: "missing-append",
     source: groups,
     lines: [lineOf(groups, "return groups")],
-    fix: ["        current.append(value)\n", "        current.append(value)\n    if current:\n        groups.append(current)\n"],
+    fix: [
+      "        current.append(value)\n",
+      "        current.append(value)\n    if current:\n        groups.append(current)\n",
+    ],
     test: `
       from prog.groups import runs
       def test_last_run_kept():

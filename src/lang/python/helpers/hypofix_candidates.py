@@ -294,6 +294,26 @@ KIND_OF_CALL = {
     "Counter": "dict",
     "OrderedDict": "dict",
 }
+KIND_OF_METHOD = {
+    "strip": "str",
+    "lstrip": "str",
+    "rstrip": "str",
+    "lower": "str",
+    "upper": "str",
+    "title": "str",
+    "capitalize": "str",
+    "casefold": "str",
+    "format": "str",
+    "join": "str",
+    "split": "list",
+    "rsplit": "list",
+    "splitlines": "list",
+    "isdigit": "bool",
+    "startswith": "bool",
+    "endswith": "bool",
+    "count": "int",
+    "find": "int",
+}
 KIND_OF_ANNOTATION = {
     "List": "list",
     "Dict": "dict",
@@ -331,6 +351,8 @@ def kind_of_value(node):
         return "bool"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return KIND_OF_CALL.get(node.func.id)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return KIND_OF_METHOD.get(node.func.attr)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return kind_of_value(node.operand)
     return None
