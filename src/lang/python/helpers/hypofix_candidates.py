@@ -525,6 +525,7 @@ class Scope:
         self.parent = parent
         self.names = {}
         self.globals = set()
+        self.is_class = False
 
     def bind(self, name, line, role, kind=None):
         b = self.names.get(name)
@@ -534,6 +535,14 @@ class Scope:
             b.line = min(b.line, line)
         b.kinds.add(kind)
         return b
+
+
+def is_property(decorator):
+    if isinstance(decorator, ast.Name):
+        return decorator.id in ("property", "cached_property")
+    if isinstance(decorator, ast.Attribute):
+        return decorator.attr in ("setter", "getter", "cached_property")
+    return False
 
 
 def bind_target(scope, target, line, role, kind=None):
@@ -567,6 +576,8 @@ class Module:
         self.exceptions = []  # exception types defined or raised in the module, in order
         self.imports = set()  # names imported at module level
         self.round_digits = set()
+        self.foreign_attributes = []  # attribute sets of classes in the modules this one imports from
+        self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
         self._regions = None
         self._visible = {}
         for node in ast.walk(tree):
@@ -582,12 +593,16 @@ class Module:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 scope.bind(child.name, child.lineno, "function")
+                outer = scope.parent if scope.is_class else scope
                 if scope is self.module_scope:
                     self.functions[child.name] = child
                 if cls is not None and self.parent.get(child) is cls:
-                    self.methods.setdefault(cls, {})[child.name] = child
                     self.class_of[child] = cls
-                inner = Scope(child, scope)
+                    if any(is_property(d) for d in child.decorator_list):
+                        self.class_attributes.setdefault(cls, {})[child.name] = kind_of_annotation(child.returns)
+                    else:
+                        self.methods.setdefault(cls, {})[child.name] = child
+                inner = Scope(child, outer)
                 self.scope_of[child] = inner
                 args = child.args
                 every = list(getattr(args, "posonlyargs", [])) + list(args.args) + list(args.kwonlyargs)
@@ -597,12 +612,20 @@ class Module:
                     if a is not None:
                         inner.bind(a.arg, child.lineno, "param", "tuple" if a is args.vararg else "dict")
                 for d in child.args.defaults + [d for d in child.args.kw_defaults if d is not None]:
-                    self._collect_expr(d, scope)
+                    self._collect_expr(d, outer)
                 self._collect(child, inner, self.class_of.get(child) if cls is not None else None)
                 continue
             if isinstance(child, ast.ClassDef):
                 scope.bind(child.name, child.lineno, "class")
-                self._collect(child, scope if scope is not self.module_scope else self.module_scope, child)
+                # A class body is a scope of its own that its methods do not see; its fields
+                # (dataclass, NamedTuple, class constants) are attributes of its objects.
+                body = Scope(child, scope)
+                body.is_class = True
+                self._collect(child, body, child)
+                fields = self.class_attributes.setdefault(child, {})
+                for name, b in body.names.items():
+                    if b.role == "local":
+                        fields.setdefault(name, b.kind)
                 continue
             if isinstance(child, ast.Lambda):
                 inner = Scope(child, scope)
@@ -686,8 +709,14 @@ class Module:
             if isinstance(node, ast.AnnAssign):
                 self.skip.update(id(n) for n in ast.walk(node.annotation))
             if isinstance(node, ast.JoinedStr):
-                # Positions inside f-strings are unreliable before 3.12.
-                self.skip.update(id(n) for n in ast.walk(node) if n is not node)
+                # Literal parts are never edited; an expression inside braces is, when its recorded
+                # position really holds it (before 3.12 some f-string positions are off).
+                for part in node.values:
+                    if isinstance(part, ast.FormattedValue) and self._position_holds(part.value):
+                        if part.format_spec is not None:
+                            self.skip.update(id(n) for n in ast.walk(part.format_spec))
+                    else:
+                        self.skip.update(id(n) for n in ast.walk(part))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for d in node.decorator_list:
                     self.skip.update(id(n) for n in ast.walk(d))
@@ -723,6 +752,14 @@ class Module:
                 self.strings[node.value] = self.strings.get(node.value, 0) + 1
             elif isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
                 self.numbers[node.value] = self.numbers.get(node.value, 0) + 1
+
+    def _position_holds(self, node):
+        try:
+            text = self.src.seg(node)
+            parsed = ast.parse(text.strip(), mode="eval").body
+        except (SyntaxError, ValueError, IndexError):
+            return False
+        return text == text.strip() and ast.dump(parsed) == ast.dump(node)
 
     def _exception(self, name):
         if name not in self.exceptions:
@@ -808,7 +845,13 @@ class Module:
         return loops
 
     def visible(self, node, line):
-        """Names a reader at `node` (line `line`) can use: {name: Binding}, innermost scope first."""
+        """Names a reader at `node` can use: {name: Binding}, innermost scope first. A local counts
+        when bound before the statement holding `node` starts (or anywhere in a loop around it)."""
+        stmt = node
+        while stmt is not None and not isinstance(stmt, (ast.stmt, ast.ExceptHandler)):
+            stmt = self.parent.get(stmt)
+        if stmt is not None and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            line = min(line, stmt.lineno)
         found = {}
         fn = self.enclosing_function(node)
         scope = self.scope_of.get(fn) if fn is not None else self.module_scope
@@ -1329,7 +1372,7 @@ class Generator:
         for other, _count in sorted(self.m.strings.items(), key=lambda kv: -kv[1]):
             if other == value or "\n" in other and len(other) > 3:
                 continue
-            if sep(value) and sep(other):
+            if (sep(value) or value in ("", " ")) and sep(other):
                 out.append(other)
             elif value and other and difflib.SequenceMatcher(None, value.lower(), other.lower()).ratio() >= 0.6:
                 out.append(other)
@@ -1393,15 +1436,13 @@ class Generator:
         for name, b in visible.items():
             if name == node.id or b.role in ("function", "class", "import") or name in ("self", "cls"):
                 continue
-            if not compatible(kind, b.kind):
-                continue
             other_use = CLASS_OF_KIND.get(b.kind) or usage.get(name)
-            if use is not None and other_use is not None and use != other_use:
-                continue
+            # A name of another type is a rarer slip (it mostly fails loudly), not an impossible one.
+            mismatch = not compatible(kind, b.kind) or (use is not None and other_use is not None and use != other_use)
             if isinstance(node.ctx, ast.Store) and b.role == "param":
                 continue
             local = b.role != "global" and b is not self.m.module_scope.names.get(name)
-            prior = 2.4 if name in unit_names else 2.8 if local else 3.4
+            prior = (2.4 if name in unit_names else 2.8 if local else 3.4) + (1.2 if mismatch else 0)
             if name in hinted:
                 prior -= 1.0
             if kind is not None and b.kind == kind:
@@ -1470,8 +1511,9 @@ class Generator:
             same_base |= set(self.m.class_attributes.get(cls, {}))
             same_base -= set(self.m.methods.get(cls, {}))
         if cls is None:
-            # An object of a class defined here that has this attribute: its other attributes.
-            for attrs in self.m.class_attributes.values():
+            # An object of a class defined here or imported from the repository that has this
+            # attribute: its other attributes.
+            for attrs in list(self.m.class_attributes.values()) + self.m.foreign_attributes:
                 if node.attr in attrs:
                     same_base |= set(attrs)
         for name in sorted(same_base | (hinted - {node.attr})):
@@ -1641,11 +1683,14 @@ class Generator:
         options = []
         for i, alt in enumerate(CONFUSED.get(name, [])):
             options.append((1.6 + 0.3 * i, alt))
-        # A function or method of this module with the same number of parameters.
-        if isinstance(func, ast.Name) and name in self.m.functions:
-            arity = n_params(self.m.functions[name])
-            for other, fn in self.m.functions.items():
-                if other != name and n_params(fn) == arity:
+        # A function of this module, or imported from the repository, with as many parameters.
+        arities = {n: n_params(fn) for n, fn in self.m.functions.items()}
+        for n, arity in self.m.foreign_functions.items():
+            if n in self.m.imports:
+                arities.setdefault(n, arity)
+        if isinstance(func, ast.Name) and name in arities:
+            for other, arity in arities.items():
+                if other != name and arity == arities[name]:
                     options.append((3.0 - 0.4 * difflib.SequenceMatcher(None, name, other).ratio(), other))
         if isinstance(func, ast.Attribute) and self.src.seg(func.value) == "self":
             cls = self.method_class(node)
@@ -2378,10 +2423,63 @@ def suspect_units(module, lines, span):
     return chosen
 
 
-def generate(text, lines, span, hints, budget):
+MAX_IMPORTED_FILES = 12
+MAX_IMPORTED_BYTES = 512 * 1024
+
+
+def imported_files(tree, root, file):
+    """Repository files this module imports names from (`from .models import X`, `from pkg.mod import Y`)."""
+    here = os.path.dirname(os.path.join(root, file))
+    bases = [root, os.path.join(root, "src")]
+    top = here
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    bases.append(top)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        parts = (node.module or "").split(".") if node.module else []
+        if node.level:
+            start = here
+            for _ in range(node.level - 1):
+                start = os.path.dirname(start)
+            options = [os.path.join(start, *parts)]
+        else:
+            options = [os.path.join(b, *parts) for b in bases]
+        for base in options:
+            for path in (base + ".py", os.path.join(base, "__init__.py")):
+                real = os.path.realpath(path)
+                if real.startswith(os.path.realpath(root) + os.sep) and os.path.isfile(real) and real not in found:
+                    found.append(real)
+    return found[:MAX_IMPORTED_FILES]
+
+
+def foreign_facts(paths):
+    """Attribute sets of the classes, and {name: parameter count} of the functions, of other modules."""
+    out = []
+    functions = {}
+    for path in paths:
+        try:
+            if os.path.getsize(path) > MAX_IMPORTED_BYTES:
+                continue
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            other = Module(Source(text), ast.parse(text))
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            continue
+        out.extend(set(attrs) for attrs in other.class_attributes.values() if attrs)
+        for name, fn in other.functions.items():
+            functions.setdefault(name, n_params(fn))
+    return out, functions
+
+
+def generate(text, lines, span, hints, budget, root=None, file=None):
     src = Source(text)
     tree = ast.parse(text)
     module = Module(src, tree)
+    if root and file:
+        module.foreign_attributes, module.foreign_functions = foreign_facts(imported_files(tree, root, file))
     gen = Generator(module, hints)
     out = []
     done_units = set()
@@ -2428,6 +2526,8 @@ def main():
             (span["start"], span["end"]) if span else None,
             request.get("hints") or {},
             int(request.get("budget") or DEFAULT_BUDGET),
+            request.get("root") or os.getcwd(),
+            request["file"],
         )
     except SyntaxError as e:
         return {"problem": f"{request['file']} does not parse: {e.msg} (line {e.lineno})"}
