@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
+import { generateCandidates, type CandidateRequest, type RepairCandidate } from "./candidates.js";
 import { applyEdits, parseExperiment, type Edit, type Experiment } from "./experiment.js";
 import { minimizeFrames } from "./frames.js";
 import { isTestFile } from "./test-files.js";
@@ -17,6 +18,8 @@ import type { ObserveOptions, PythonRuntime, RunOptions } from "./runtime.js";
 import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
 
 export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
+export { CANDIDATE_FAMILIES, CandidateHelperError, generateCandidates } from "./candidates.js";
+export type { CandidateFamily, CandidateFeatures, CandidateRequest, RepairCandidate } from "./candidates.js";
 export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
 export { formatFrames, minimizeFrames } from "./frames.js";
 export { isTestFile } from "./test-files.js";
@@ -108,6 +111,13 @@ class SandboxPythonRuntime implements PythonRuntime {
     const result = helperSchemas[mode].parse(json) as HelperResult<M>;
     if ("run" in result) for (const option of result.run.setAside) this.setAside.add(option);
     return result;
+  }
+
+  candidates(request: CandidateRequest, options?: RunOptions): Promise<RepairCandidate[]> {
+    return generateCandidates(this.sandbox, request, {
+      ...(options?.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(this.options.log ? { log: this.options.log } : {}),
+    });
   }
 
   pytestSetAside(): string[] {
