@@ -7,6 +7,7 @@ import {
   createPythonRuntime,
   generateCandidates,
   type CandidateFamily,
+  type CandidateRequest,
   type PythonRuntime,
   type RepairCandidate,
 } from "../../src/lang/python/index.js";
@@ -55,6 +56,8 @@ export class CandidateBench {
     readonly repo: string,
     readonly sandbox: Sandbox,
     readonly runtime: PythonRuntime,
+    /** Outcomes of each case's tests on the buggy modules, from one run of the whole suite. */
+    private readonly before: Map<string, string[]>,
   ) {}
 
   static async create(
@@ -70,7 +73,17 @@ export class CandidateBench {
     for (const c of [...fixes, ...alone]) await writeFile(path.join(repo, "prog", `${c.name}.py`), c.source);
     for (const c of fixes) await writeFile(path.join(repo, "tests", `test_${c.name}.py`), dedent(c.test));
     const sandbox = await createSandbox(backend, testOptions(repo));
-    return new CandidateBench(repo, sandbox, createPythonRuntime(sandbox, { timeoutMs: 20_000 }));
+    const runtime = createPythonRuntime(sandbox, { timeoutMs: 20_000 });
+    const before = new Map<string, string[]>();
+    if (fixes.length > 0) {
+      const run = await runtime.runTests();
+      expect(run.errors).toEqual([]);
+      for (const t of run.tests) {
+        const name = /^tests\/test_(\w+)\.py::/.exec(t.id)?.[1] ?? "";
+        before.set(name, [...(before.get(name) ?? []), t.outcome]);
+      }
+    }
+    return new CandidateBench(repo, sandbox, runtime, before);
   }
 
   async dispose(): Promise<void> {
@@ -78,7 +91,7 @@ export class CandidateBench {
     await rm(this.repo, { recursive: true, force: true });
   }
 
-  candidates(name: string, request: { lines?: number[]; span?: { start: number; end: number } }) {
+  candidates(name: string, request: Omit<CandidateRequest, "file">) {
     return generateCandidates(this.sandbox, { file: `prog/${name}.py`, ...request });
   }
 
@@ -106,7 +119,12 @@ export class CandidateBench {
         .join(" / ")}`,
     ).toBeDefined();
     expect(match!.claim).toMatch(/`/);
-    expect((await this.outcomes(c.name)).every((o) => o === "passed")).toBe(false);
+    const before = this.before.get(c.name) ?? [];
+    expect(before.length, `${c.name}: its tests did not run`).toBeGreaterThan(0);
+    expect(
+      before.every((o) => o === "passed"),
+      `${c.name}: the bug does not show`,
+    ).toBe(false);
     const file = `prog/${c.name}.py`;
     await this.sandbox.writeFile(file, applyEdits(c.source, match!.edits).source);
     try {

@@ -178,20 +178,26 @@ def narrow(old, new):
         b_new += 1
     stripped_start = len(old) - len(old.lstrip())
     stripped_end = len(old.rstrip())
+    for quote in "\"'":
+        while old[a:b_old].count(quote) % 2 and b_old < stripped_end:
+            b_old += 1
+            b_new += 1
     while True:
         fragment = old[a:b_old]
         if fragment.strip() and old.count(fragment) == 1 and fragment == fragment.strip():
             return fragment, new[a:b_new]
         if a <= stripped_start and b_old >= stripped_end:
             break
-        # Widen to the previous and next space.
-        a = old.rfind(" ", stripped_start, max(stripped_start, a - 1)) + 1 if a > stripped_start else a
-        if a < stripped_start:
-            a = stripped_start
-        nxt = old.find(" ", b_old + 1) if b_old < stripped_end else -1
-        grow = (stripped_end if nxt < 0 or nxt > stripped_end else nxt) - b_old
-        b_old += grow
-        b_new += grow
+        # Widen by one character on each side, then back to whole words.
+        a = max(stripped_start, a - 1)
+        if b_old < stripped_end:
+            b_old += 1
+            b_new += 1
+        while a > stripped_start and word(old[a - 1]):
+            a -= 1
+        while b_old < stripped_end and word(old[b_old]):
+            b_old += 1
+            b_new += 1
     tail = len(old) - stripped_end
     return old[stripped_start:stripped_end], new[stripped_start : len(new) - tail]
 
@@ -288,6 +294,26 @@ KIND_OF_CALL = {
     "Counter": "dict",
     "OrderedDict": "dict",
 }
+KIND_OF_METHOD = {
+    "strip": "str",
+    "lstrip": "str",
+    "rstrip": "str",
+    "lower": "str",
+    "upper": "str",
+    "title": "str",
+    "capitalize": "str",
+    "casefold": "str",
+    "format": "str",
+    "join": "str",
+    "split": "list",
+    "rsplit": "list",
+    "splitlines": "list",
+    "isdigit": "bool",
+    "startswith": "bool",
+    "endswith": "bool",
+    "count": "int",
+    "find": "int",
+}
 KIND_OF_ANNOTATION = {
     "List": "list",
     "Dict": "dict",
@@ -325,6 +351,8 @@ def kind_of_value(node):
         return "bool"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return KIND_OF_CALL.get(node.func.id)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return KIND_OF_METHOD.get(node.func.attr)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return kind_of_value(node.operand)
     return None
@@ -357,6 +385,68 @@ def kind_of_annotation(node):
     if isinstance(node, ast.Attribute):
         return node.attr
     return None
+
+
+CLASS_OF_KIND = {
+    "list": "container",
+    "dict": "container",
+    "set": "container",
+    "tuple": "container",
+    "int": "scalar",
+    "float": "scalar",
+    "number": "scalar",
+    "bool": "scalar",
+    "str": "text",
+}
+CONTAINER_METHODS = {
+    "append", "extend", "add", "update", "items", "keys", "values", "get", "pop", "remove",
+    "discard", "sort", "setdefault", "popleft", "appendleft", "clear", "copy",
+}
+TEXT_METHODS = {"strip", "lower", "upper", "startswith", "endswith", "split", "replace", "format", "encode", "isdigit"}
+CONTAINER_CALLS = {"len", "sorted", "sum", "list", "set", "any", "all", "enumerate", "zip", "reversed", "dict", "tuple"}
+
+
+def usage_classes(nodes):
+    """{name: "container" | "scalar" | "text"} from how a function uses each name (conflicts left out)."""
+    found = {}
+
+    def mark(node, cls):
+        if isinstance(node, ast.Name):
+            found.setdefault(node.id, set()).add(cls)
+
+    for n in nodes:
+        if isinstance(n, ast.Subscript):
+            mark(n.value, "container")
+            index = n.slice
+            if isinstance(index, ast.Name):
+                mark(index, "scalar")
+        elif isinstance(n, (ast.For, ast.comprehension)):
+            mark(n.iter, "container")
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            if n.func.id in CONTAINER_CALLS and len(n.args) == 1:
+                mark(n.args[0], "container")
+            elif n.func.id == "range":
+                for a in n.args:
+                    mark(a, "scalar")
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if n.func.attr in CONTAINER_METHODS:
+                mark(n.func.value, "container")
+            elif n.func.attr in TEXT_METHODS:
+                mark(n.func.value, "text")
+            elif n.func.attr == "join" and len(n.args) == 1:
+                mark(n.args[0], "container")
+        elif isinstance(n, ast.Compare):
+            for op, right in zip(n.ops, n.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    mark(right, "container")
+            operands = [n.left] + list(n.comparators)
+            if any(isinstance(o, ast.Constant) and isinstance(o.value, (int, float)) and not isinstance(o.value, bool) for o in operands):
+                for o in operands:
+                    mark(o, "scalar")
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)):
+            mark(n.left, "scalar")
+            mark(n.right, "scalar")
+    return {name: next(iter(cls)) for name, cls in found.items() if len(cls) == 1}
 
 
 def compatible(a, b):
@@ -540,7 +630,7 @@ class Module:
             elif isinstance(child, ast.NamedExpr):
                 bind_target(scope, child.target, line, "local", kind_of_value(child.value))
             elif isinstance(child, ast.comprehension):
-                bind_target(scope, child.target, line, "comprehension")
+                bind_target(scope, child.target, child.target.lineno, "comprehension")
             self._collect(child, scope, cls)
 
     def _collect_expr(self, node, scope):
@@ -899,6 +989,7 @@ class Generator:
             elif isinstance(node, ast.Call):
                 self.call_families(node)
         self.negated_condition(unit)
+        self.extended_expression(unit, nodes)
         if isinstance(unit, ast.AugAssign):
             self.changed_operator_augassign(unit)
         if isinstance(unit, ast.Assign):
@@ -1169,6 +1260,8 @@ class Generator:
         if mine is None and node.id in BUILTIN_NAMES:
             return
         kind = mine.kind if mine is not None else None
+        usage = self.usage(node)
+        use = CLASS_OF_KIND.get(kind) or usage.get(node.id)
         unit_names = set(names_in(self.unit)) if self.unit is not None else set()
         hinted = set(self.hints.get("names", []))
         options = []
@@ -1176,6 +1269,9 @@ class Generator:
             if name == node.id or b.role in ("function", "class", "import") or name in ("self", "cls"):
                 continue
             if not compatible(kind, b.kind):
+                continue
+            other_use = CLASS_OF_KIND.get(b.kind) or usage.get(name)
+            if use is not None and other_use is not None and use != other_use:
                 continue
             if isinstance(node.ctx, ast.Store) and b.role == "param":
                 continue
@@ -1201,6 +1297,18 @@ class Generator:
             where = "assigns to" if isinstance(node.ctx, ast.Store) else "uses"
             claim = f"Line {line} {where} {in_backticks(node.id)} where {in_backticks(name)} is meant."
             self.replace("changed-identifier", prior, node, name, claim, names=[node.id, name])
+
+    _usage = None
+
+    def usage(self, node):
+        """How the enclosing function (or the module) uses its names: usage_classes, cached."""
+        if self._usage is None:
+            self._usage = {}
+        fn = self.m.enclosing_function(node)
+        key = id(fn)
+        if key not in self._usage:
+            self._usage[key] = usage_classes(list(self.own_nodes(fn)) if fn is not None else list(ast.walk(self.m.tree)))
+        return self._usage[key]
 
     def method_class(self, node):
         fn = self.m.enclosing_function(node)
@@ -1230,6 +1338,11 @@ class Generator:
         if cls is not None:
             same_base |= set(self.m.class_attributes.get(cls, {}))
             same_base -= set(self.m.methods.get(cls, {}))
+        if cls is None:
+            # An object of a class defined here that has this attribute: its other attributes.
+            for attrs in self.m.class_attributes.values():
+                if node.attr in attrs:
+                    same_base |= set(attrs)
         for name in sorted(same_base | (hinted - {node.attr})):
             if name == node.attr:
                 continue
@@ -1275,6 +1388,8 @@ class Generator:
     def negated_condition(self, unit):
         for test in self.condition_tests(unit):
             text = self.src.seg(test)
+            if isinstance(test, ast.Constant):
+                continue  # `while True:` is meant
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 new = self.src.seg(test.operand)
                 if isinstance(test.operand, (ast.BoolOp, ast.Compare)) and not is_atom(test.operand):
@@ -1371,9 +1486,12 @@ class Generator:
         for arg in args:
             self.shift(arg, "the range is off by one", 1.4)
         if len(args) == 1:
-            start, _ = self.src.span(args[0])
-            claim = f"The range at line {node.lineno} should start at 1: {in_backticks(short(self.src.seg(node)))} should be {in_backticks('range(1, ' + short(self.src.seg(args[0])) + ')')}."
-            self.emit("off-by-one", 1.8, [(start, start, "1, ")], claim, node, names=names_in(node))
+            start, end = self.src.span(args[0])
+            text = self.src.seg(args[0])
+            bound = text if is_atom(args[0]) else "(" + text + ")"
+            for prior, new in ((1.8, "1, " + text), (1.9, "1, " + bound + " + 1")):
+                claim = f"The range at line {node.lineno} should start at 1: {in_backticks(short(self.src.seg(node)))} should be {in_backticks('range(' + short(new) + ')')}."
+                self.emit("off-by-one", prior, [(start, end, new)], claim, node, names=names_in(node))
 
     # Calls: wrong-function, missing-argument, extra-argument, swapped-arguments ------------
     def call_families(self, node):
@@ -1551,6 +1669,8 @@ class Generator:
             self.wrong_exception_handler(unit)
         if isinstance(unit, ast.Raise):
             self.wrong_exception_raised(unit)
+        self.discarded_result(unit)
+        self.missing_guard(unit)
 
     def exception_options(self, current):
         module_types = [e for e in self.m.exceptions if e not in current]
@@ -1595,10 +1715,361 @@ class Generator:
         for prior, alt in self.exception_options([current])[:6]:
             claim = f"Line {unit.lineno} raises {in_backticks(current)} where callers expect {in_backticks(alt)}."
             self.replace("wrong-exception", prior + 0.6, func, alt, claim, names=[current, alt])
+    # discarded-result
+    def discarded_result(self, unit):
+        if not isinstance(unit, ast.Expr):
+            return
+        value = unit.value
+        target = None
+        if isinstance(value, ast.Call):
+            func = value.func
+            if isinstance(func, ast.Attribute) and func.attr in RETURNS_NEW and isinstance(func.value, (ast.Name, ast.Attribute)):
+                target = func.value
+            elif isinstance(func, ast.Name) and func.id in RETURNS_NEW_BUILTIN and value.args and isinstance(value.args[0], (ast.Name, ast.Attribute)):
+                target = value.args[0]
+        elif isinstance(value, ast.BinOp) and isinstance(value.left, (ast.Name, ast.Attribute)):
+            target = value.left
+        if target is None:
+            return
+        name = self.src.seg(target)
+        text = self.src.seg(value)
+        new = name + " = " + text
+        claim = f"Line {unit.lineno} computes {in_backticks(short(text))} and drops the result: it should be {in_backticks(short(new))}."
+        self.replace("discarded-result", 1.6, value, new, claim, names=names_in(value))
+
+    # missing-guard
+    def missing_guard(self, unit):
+        if not isinstance(unit, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.If, ast.For, ast.While)):
+            return
+        fn = self.m.enclosing_function(unit)
+        if fn is None:
+            return
+        visible = self.m.visible(unit, unit.lineno)
+        risky = []  # (name text, guard conditions)
+        for part in own_fields(unit):
+            for n in walk_exprs(part, self.m.skip):
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+                    called = self.m.parent.get(n)
+                    if not (isinstance(called, ast.Call) and called.func is n and n.attr in MUTATORS):
+                        risky.append((n.value.id, ["{} is None"]))
+                elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+                    index = n.slice
+                    keyed = isinstance(index, ast.Constant) and isinstance(index.value, str) or isinstance(
+                        index, (ast.Name, ast.Attribute)
+                    ) and self.usage(n).get(self.src.seg(index)) != "scalar" and self.kind_at(index) not in NUMERIC
+                    if keyed and not isinstance(n.ctx, ast.Store):
+                        risky.append((n.value.id, ["{} is None", self.src.seg(index) + " not in {}"]))
+                    else:
+                        risky.append((n.value.id, ["{} is None", "not {}"]))
+                elif isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)):
+                    d = n.right
+                    if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "len" and d.args:
+                        d = d.args[0]
+                    if isinstance(d, (ast.Name, ast.Attribute)):
+                        risky.append((self.src.seg(d), ["not {}"]))
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "float", "len", "max", "min", "sum") and n.args:
+                    if isinstance(n.args[0], ast.Name):
+                        risky.append((n.args[0].id, ["not {}", "{} is None"]))
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+                    if n.func.attr not in MUTATORS:
+                        risky.append((n.func.value.id, ["not {}", "{} is None"]))
+        if isinstance(unit, (ast.For,)) and isinstance(unit.iter, ast.Name):
+            risky.append((unit.iter.id, ["{} is None"]))
+        loops = self.m.enclosing_loops(unit)
+        exits = ["continue"] if loops else []
+        exits += ["return " + r for r in self.default_returns(fn)]
+        done = set()
+        count = 0
+        for name, conditions in risky:
+            base = name.split(".")[0]
+            b = visible.get(base)
+            if base in ("self", "cls") or b is None or b.role not in ("param", "local", "loop"):
+                continue
+            if b is self.m.module_scope.names.get(base):
+                continue
+            if base == name and b.kind is not None and None not in b.kinds:
+                conditions = [c for c in conditions if "is None" not in c]
+            for k, cond in enumerate(conditions):
+                test = cond.format(name)
+                if (test) in done:
+                    continue
+                done.add(test)
+                count += 1
+                for j, exit_ in enumerate(exits):
+                    change = self.insert_before(unit, [f"if {test}:", f"    {exit_}"])
+                    if change is None:
+                        return
+                    claim = f"Line {unit.lineno} runs even when {in_backticks(test)}; a guard is missing: {in_backticks('if ' + test + ': ' + exit_)} before it."
+                    self.emit("missing-guard", 2.6 + 0.2 * k + 0.3 * j + 0.1 * count, [change], claim, unit, names=[name], before="", after=f"if {test}: {exit_}")
+            if count >= 6:
+                return
+
+    def default_returns(self, fn):
+        """What an early return gives back: the function's own empty results, else None."""
+        shapes = []
+        inits = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and is_fresh(n.value):
+                inits.setdefault(n.targets[0].id, self.src.seg(n.value))
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Return) and n.value is not None:
+                if is_fresh(n.value) or isinstance(n.value, ast.Constant):
+                    t = self.src.seg(n.value)
+                elif isinstance(n.value, ast.Name) and n.value.id in inits:
+                    t = inits[n.value.id]
+                else:
+                    continue
+                if t not in shapes:
+                    shapes.append(t)
+        if "None" not in shapes:
+            shapes.append("None")
+        return shapes[:2]
+
+    # extended-expression
+    def extended_expression(self, unit, nodes):
+        if isinstance(unit, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ExceptHandler)):
+            return
+        delta = None
+        if "timedelta" in self.m.imports:
+            delta = "timedelta(days=1)"
+        elif "datetime" in self.m.imports and "datetime" not in [a for a in self.m.imports if False]:
+            delta = "datetime.timedelta(days=1)" if self._imports_module("datetime") else None
+        for node in nodes:
+            if not isinstance(node, (ast.Name, ast.Attribute, ast.Call)) or id(node) in self.m.skip:
+                continue
+            if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "len"):
+                continue
+            parent = self.m.parent.get(node)
+            position = (
+                isinstance(parent, ast.Compare)
+                or isinstance(parent, (ast.Return, ast.Assign, ast.AugAssign)) and parent.value is node
+                or isinstance(parent, ast.keyword)
+                or isinstance(parent, ast.Call) and node in parent.args and not (isinstance(parent.func, ast.Name) and parent.func.id == "range")
+            )
+            if not position or isinstance(getattr(node, "ctx", None), ast.Store):
+                continue
+            if isinstance(node, ast.Name) and (node.id in BUILTIN_NAMES or node.id in ("self", "cls")):
+                continue
+            text = self.src.seg(node)
+            kind = self.kind_at(node)
+            if kind in ("str", "list", "dict", "set", "tuple", "bool"):
+                continue
+            if isinstance(node, ast.Name) and self.usage(node).get(node.id) in ("container", "text"):
+                continue
+            dateish = any(w in text.lower() for w in DATE_WORDS)
+            wrap = lambda t: "(" + t + ")" if needs_parens(node, self.m) else t
+            options = []
+            if kind in NUMERIC or (kind is None and not dateish):
+                options += [(3.0, text + " + 1"), (3.2, text + " - 1")]
+            if delta is not None and dateish and kind not in NUMERIC:
+                p = 2.4 if dateish else 3.4
+                options += [(p, text + " + " + delta), (p + 0.2, text + " - " + delta)]
+            for prior, new in options:
+                claim = f"At line {node.lineno} {in_backticks(short(text))} is not the value meant: it should be {in_backticks(short(new))}."
+                self.replace("extended-expression", prior, node, wrap(new), claim, names=names_in(node))
+
+    def _imports_module(self, name):
+        for n in self.m.tree.body:
+            if isinstance(n, ast.Import) and any(a.name == name and a.asname is None for a in n.names):
+                return True
+        return False
+
+    def kind_at(self, node):
+        if isinstance(node, ast.Name):
+            b = self.m.visible(node, node.lineno).get(node.id)
+            return b.kind if b is not None else None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            cls = self.method_class(node)
+            return self.m.class_attributes.get(cls, {}).get(node.attr) if cls is not None else None
+        if isinstance(node, ast.Call):
+            return kind_of_value(node)
+        return None
+
+    # Function families: missing-return, missing-reset, missing-append ------------------
+    def own_nodes(self, fn):
+        """Nodes of a function, not of functions or classes nested in it."""
+        stack = list(ast.iter_child_nodes(fn))
+        while stack:
+            n = stack.pop()
+            yield n
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                stack.extend(ast.iter_child_nodes(n))
+
+    def missing_return(self, fn):
+        if fn.name.startswith("__") or fn.name.startswith("test"):
+            return
+        nodes = list(self.own_nodes(fn))
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
+            return
+        last = fn.body[-1]
+        if isinstance(last, ast.Expr) and not (isinstance(last.value, ast.Constant) and isinstance(last.value.value, str)):
+            call = isinstance(last.value, ast.Call)
+            if not (call and isinstance(last.value.func, ast.Attribute) and last.value.func.attr in MUTATORS) and not (
+                call and isinstance(last.value.func, ast.Name) and last.value.func.id == "print"
+            ):
+                text = self.src.seg(last.value)
+                claim = f"{in_backticks(fn.name)} computes {in_backticks(short(text))} at line {last.lineno} but does not return it."
+                self.replace("missing-return", 1.7 if not call else 2.3, last.value, "return " + text, claim, names=names_in(last.value))
+        if any(isinstance(n, ast.Return) and n.value is not None for n in nodes):
+            return
+        scope = self.m.scope_of.get(fn)
+        if scope is None:
+            return
+        accumulators = []
+        others = []
+        for n in nodes:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                name = n.targets[0].id
+                (accumulators if is_fresh(n.value) else others).append((n.lineno, name))
+        ordered = [nm for _, nm in sorted(accumulators)] + [nm for _, nm in sorted(others, reverse=True)]
+        seen = []
+        for name in ordered:
+            if name not in seen:
+                seen.append(name)
+        body_indent = self.src.indent_of(fn.body[0].lineno) if fn.body[0].lineno != fn.lineno else None
+        if body_indent is None:
+            return
+        for i, name in enumerate(seen[:4]):
+            change = self.insert_after(last, ["return " + name], indent=body_indent)
+            if change is None:
+                return
+            claim = f"{in_backticks(fn.name)} builds {in_backticks(name)} but never returns it: {in_backticks('return ' + name)} is missing at its end."
+            self.emit("missing-return", 1.8 + 0.3 * i, [change], claim, fn, names=[name])
+
+    def mutated_names(self, nodes):
+        """{text of the mutated name or self-attribute: first node mutating it}."""
+        out = {}
+        for n in nodes:
+            target = None
+            if isinstance(n, ast.AugAssign):
+                target = n.target
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATORS:
+                target = n.func.value
+            elif isinstance(n, (ast.Assign,)) and any(isinstance(t, ast.Subscript) for t in n.targets):
+                target = next(t.value for t in n.targets if isinstance(t, ast.Subscript))
+            if target is not None and (
+                isinstance(target, ast.Name)
+                or isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+            ):
+                out.setdefault(self.src.seg(target), n)
+        return out
+
+    def missing_reset(self, fn):
+        nodes = list(self.own_nodes(fn))
+        inits = {}  # name -> (line, init text)
+        for n in nodes:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and is_fresh(n.value):
+                inits.setdefault(n.targets[0].id, (n.lineno, self.src.seg(n.value)))
+        loops = [n for n in nodes if isinstance(n, (ast.For, ast.While))]
+        for loop in loops:
+            inside = [n for b in loop.body for n in ast.walk(b)]
+            mutated = self.mutated_names(inside)
+            for name, where in mutated.items():
+                if name not in inits or inits[name][0] >= loop.lineno:
+                    continue
+                reads = sum(1 for n in inside if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+                nested = any(isinstance(n, (ast.For, ast.While)) for n in inside)
+                if not nested and reads <= 1:
+                    continue  # a plain accumulation (`total += x`) is meant to carry over
+                prior = 2.0 if nested else 2.6
+                change = self.insert_before(loop.body[0], [f"{name} = {inits[name][1]}"])
+                if change is None:
+                    continue
+                claim = f"{in_backticks(name)} carries its value from one pass of the loop at line {loop.lineno} into the next: it should start again from {in_backticks(inits[name][1])} at the top of each pass."
+                self.emit("missing-reset", prior, [change], claim, loop, names=[name])
+        # A method mutating an attribute that __init__ starts empty: reset at the top of the method.
+        cls = self.m.class_of.get(fn)
+        if cls is not None and fn.name != "__init__":
+            init = self.m.methods.get(cls, {}).get("__init__")
+            fresh = {}
+            if init is not None:
+                for n in ast.walk(init):
+                    if isinstance(n, ast.Assign) and len(n.targets) == 1 and is_fresh(n.value):
+                        t = n.targets[0]
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                            fresh["self." + t.attr] = self.src.seg(n.value)
+            for name in self.mutated_names(nodes):
+                if name in fresh:
+                    change = self.insert_at_top(fn, [f"{name} = {fresh[name]}"])
+                    if change is None:
+                        continue
+                    claim = f"{in_backticks(fn.name)} adds to {in_backticks(name)} what earlier calls left there: it should start again from {in_backticks(fresh[name])}."
+                    self.emit("missing-reset", 2.8, [change], claim, fn, names=[name])
+        # A module-level container the function fills: state carried across calls.
+        module_fresh = {}
+        for n in self.m.tree.body:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and is_fresh(n.value):
+                module_fresh[n.targets[0].id] = self.src.seg(n.value)
+        for name in self.mutated_names(nodes):
+            if name in module_fresh and name not in inits:
+                scope = self.m.scope_of.get(fn)
+                prefix = [f"global {name}"] if scope is not None and name in scope.globals else []
+                if prefix:
+                    continue  # the function means to share it
+                change = self.insert_at_top(fn, [f"{name} = {module_fresh[name]}"])
+                if change is None:
+                    continue
+                claim = f"{in_backticks(fn.name)} fills the module-level {in_backticks(name)}, so one call sees what earlier calls left: it should start from a new {in_backticks(module_fresh[name])}."
+                self.emit("missing-reset", 3.2, [change], claim, fn, names=[name])
+
+    def missing_append(self, fn):
+        nodes = list(self.own_nodes(fn))
+        loops = [n for n in nodes if isinstance(n, (ast.For, ast.While))]
+        for loop in loops:
+            inside = [n for b in loop.body for n in ast.walk(b)]
+            for call in inside:
+                if not (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "append"
+                    and isinstance(call.func.value, ast.Name)
+                    and len(call.args) == 1
+                    and isinstance(call.args[0], ast.Name)
+                ):
+                    continue
+                acc, item = call.func.value.id, call.args[0].id
+                # The last group is never flushed: append it after the loop.
+                rebound = any(
+                    isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == item for t in n.targets)
+                    for n in inside
+                )
+                if rebound and self.enclosing_loop_of(call) is loop:
+                    for k, lines in enumerate(([f"if {item}:", f"    {acc}.append({item})"], [f"{acc}.append({item})"])):
+                        change = self.insert_after(loop, lines)
+                        if change is None:
+                            break
+                        claim = f"The loop at line {loop.lineno} appends {in_backticks(item)} to {in_backticks(acc)} only when a new one starts, so the last {in_backticks(item)} is never added after the loop."
+                        self.emit("missing-append", 2.0 + 0.3 * k, [change], claim, loop, names=[acc, item])
+            # A branch that forgets to append what the other branch appends.
+            for node in inside:
+                if isinstance(node, ast.If) and node.orelse and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)):
+                    for body, other in ((node.body, node.orelse), (node.orelse, node.body)):
+                        appends = [
+                            s for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                            and isinstance(s.value.func, ast.Attribute) and s.value.func.attr in ("append", "add")
+                        ]
+                        if not appends or any(self.src.seg(a) == self.src.seg(s) for a in appends for s in other):
+                            continue
+                        if isinstance(other[-1], (ast.Return, ast.Continue, ast.Break, ast.Raise)):
+                            continue
+                        stmt = self.src.seg(appends[0])
+                        change = self.insert_after(other[-1], [stmt])
+                        if change is None:
+                            continue
+                        claim = f"One branch of the {in_backticks('if')} at line {node.lineno} does {in_backticks(short(stmt))} and the other forgets to."
+                        self.emit("missing-append", 2.8, [change], claim, node, names=names_in(appends[0]))
+
+    def enclosing_loop_of(self, node):
+        loops = self.m.enclosing_loops(node)
+        return loops[0] if loops else None
+
 
     # Function families: mutable-default, missing-return, missing-reset, missing-append ------
     def function_families(self, fn):
         self.mutable_default(fn)
+        self.missing_return(fn)
+        self.missing_reset(fn)
+        self.missing_append(fn)
 
     def mutable_default(self, fn):
         args = fn.args
@@ -1623,6 +2094,20 @@ class Generator:
             )
             self.emit("mutable-default", 0.9, [(start, end, "None"), guard], claim, fn, names=[arg.arg], literals=[text])
 
+
+# Methods and functions that return a new value and leave their argument as it was.
+RETURNS_NEW = {
+    "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize", "replace",
+    "format", "zfill", "center", "ljust", "rjust", "removeprefix", "removesuffix", "union",
+    "intersection", "difference", "symmetric_difference", "quantize", "normalize", "astimezone",
+}
+RETURNS_NEW_BUILTIN = {"sorted", "reversed", "round", "abs", "int", "float", "str", "list", "set", "tuple"}
+# Methods that change their object in place.
+MUTATORS = {
+    "append", "extend", "add", "update", "insert", "setdefault", "pop", "remove", "discard",
+    "clear", "appendleft", "popleft", "sort", "reverse",
+}
+DATE_WORDS = ("date", "day", "end", "start", "until", "since", "due", "expir", "deadline", "when", "time", "at")
 
 COMMON_EXCEPTIONS = [
     "ValueError",
