@@ -19,8 +19,9 @@ import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
  * projects need no install, and in `docker` the environment phase would run a detected
  * `pip install -e .` for pyproject projects, which fails on an offline machine. */
 const BACKEND = (process.env.HYPOFIX_BENCH_SANDBOX ?? "local") as "docker" | "local";
-/** Past the per-bug timeout the run gets this long to wind down before it counts as a timeout. */
-const GRACE_MS = 60_000;
+/** The engine's budget is the per-bug timeout; validating the patch it found may take this much
+ * longer before the sandbox refuses commands, and past twice this the run counts as a timeout. */
+const GRACE_MS = 30_000;
 
 interface Outcome extends RepairOutcome {
   status: RunStatus;
@@ -47,10 +48,10 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
       repoConfig: DEFAULT_REPO_CONFIG,
       makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
       wallClockMs: timeoutMs,
-      deadline: Date.now() + timeoutMs,
+      deadline: Date.now() + timeoutMs + GRACE_MS,
     });
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Timeout()), timeoutMs + GRACE_MS);
+      timer = setTimeout(() => reject(new Timeout()), timeoutMs + 2 * GRACE_MS);
     });
     const { result } = await Promise.race([fix, expired]);
     const ms = Math.round(performance.now() - started);
@@ -73,7 +74,7 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
       verdict: verdictOf(status),
       experiments: 0,
       ms: Math.round(performance.now() - started),
-      error: err instanceof Timeout ? `no result within ${timeoutMs + GRACE_MS} ms` : String(err),
+      error: err instanceof Timeout ? `no result within ${timeoutMs + 2 * GRACE_MS} ms` : String(err),
     };
   } finally {
     clearTimeout(timer);
