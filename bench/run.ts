@@ -36,9 +36,10 @@ async function main(): Promise<void> {
         .default("all"),
     )
     .addOption(
-      new Option("--split <split>", "corpus benchmarks: v2's half (tune on dev only; test is the figure)")
-        .choices(SPLIT_CHOICES)
-        .default("test"),
+      new Option(
+        "--split <split>",
+        "corpus benchmarks: v2's half (tune on dev only; test is the figure); default repair: test, localize: all",
+      ).choices(SPLIT_CHOICES),
     )
     .option(
       "--bug <id>",
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     timeout: number;
     benchTimeout: number;
     corpus: CorpusChoice;
-    split: SplitChoice;
+    split?: SplitChoice;
     bug: string[];
     jobs: number;
     list?: boolean;
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
     subset: opts.subset,
     timeoutMs: opts.timeout,
     corpus: opts.corpus,
-    split: opts.split,
+    ...(opts.split ? { split: opts.split } : {}),
     ...(opts.bug.length > 0 ? { bugs: opts.bug } : {}),
     jobs: opts.jobs,
   };

@@ -200,6 +200,19 @@ export function causeSites(
   );
 }
 
+/** The rank `entry` would have with every tie resolved against it: the functions in its cause
+ * tier (or a higher one) scoring at least as high. For benchmarks' worst-case accuracy. */
+export function worstCaseRank(result: SbflResult, entry: LocalizationEntry): number {
+  const tier = (e: LocalizationEntry) => {
+    const i = result.causes.findIndex((c) => c.file === e.file && c.function === e.function);
+    return i < 0 ? result.causes.length : i;
+  };
+  const own = tier(entry);
+  return result.functions.filter(
+    (e) => tier(e) < own || (tier(e) === own && compareScores(e.score, entry.score) <= 0),
+  ).length;
+}
+
 export function describeLine(
   formula: SbflFormula,
   l: SuspiciousLine,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
 import type { CoverageReport } from "../../src/lang/python/types.js";
-import { sbfl } from "../../src/localize/sbfl.js";
+import { sbfl, worstCaseRank } from "../../src/localize/sbfl.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
 
@@ -122,6 +122,16 @@ describe("sbfl follows causes, not raise sites", () => {
     );
     // The debugger's lines follow: the fault's lines first.
     expect(result.lines[0]).toMatchObject({ file: "shop/money.py", function: "to_cents" });
+    // Its score stays the spectrum's (lower than the re-raise site's); ties are counted within its tier.
+    expect(result.functions[0]!.score).toBeLessThan(result.functions[1]!.score);
+    expect(worstCaseRank(result, result.functions[0]!)).toBe(1);
+    const plain = sbfl({ coverage, failingTests: [`${T}test_decimal_price_in_a_line`], followCauses: false });
+    expect(
+      worstCaseRank(
+        plain,
+        plain.functions.find((f) => f.function === "to_cents")!,
+      ),
+    ).toBe(2);
   });
 
   it("an implicit `__context__` (raised while handling) is followed too", () => {
