@@ -174,9 +174,32 @@ def frames_of(exc):
     return frames
 
 
+MAX_CAUSES = 5
+
+
+def causes_of(exc):
+    """The exceptions `exc` was raised from or while handling (`raise ... from e`, else the
+    implicit `__context__`, even when `from None` hides it from the traceback), nearest first:
+    localization looks where the failure started, not only where it surfaced."""
+    causes = []
+    seen = {id(exc)}
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen and len(causes) < MAX_CAUSES:
+        seen.add(id(cause))
+        causes.append(
+            {
+                "type": type(cause).__name__,
+                "message": cap(str(cause).replace(ROOT + os.sep, ""), TEXT_CAP),
+                "frames": frames_of(cause),
+            }
+        )
+        cause = cause.__cause__ or cause.__context__
+    return causes
+
+
 def failure_of(excinfo_value):
     exc, type_name, message = describe_exception(excinfo_value)
-    return {"type": type_name, "message": message, "frames": frames_of(exc)}
+    return {"type": type_name, "message": message, "frames": frames_of(exc), "causes": causes_of(exc)}
 
 
 def mangle(nodeid):
