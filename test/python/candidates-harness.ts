@@ -64,6 +64,7 @@ export class CandidateBench {
     backend: SandboxBackend,
     fixes: FixCase[],
     alone: LeaveAloneCase[] = [],
+    image?: string,
   ): Promise<CandidateBench> {
     const repo = await mkdtemp(path.join(tmpdir(), "hypofix-candidates-"));
     await mkdir(path.join(repo, "prog"), { recursive: true });
@@ -72,7 +73,7 @@ export class CandidateBench {
     await writeFile(path.join(repo, "pytest.ini"), "[pytest]\npythonpath = .\ntestpaths = tests\n");
     for (const c of [...fixes, ...alone]) await writeFile(path.join(repo, "prog", `${c.name}.py`), c.source);
     for (const c of fixes) await writeFile(path.join(repo, "tests", `test_${c.name}.py`), dedent(c.test));
-    const sandbox = await createSandbox(backend, testOptions(repo));
+    const sandbox = await createSandbox(backend, { ...testOptions(repo), ...(image ? { image } : {}) });
     const runtime = createPythonRuntime(sandbox, { timeoutMs: 20_000 });
     const before = new Map<string, string[]>();
     if (fixes.length > 0) {

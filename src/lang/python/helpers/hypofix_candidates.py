@@ -210,11 +210,23 @@ def indentation_at(lines, idx):
     return ""
 
 
-def line_edits(old_lines, new_lines):
-    """REPLACE/ADD/DEL edits turning old_lines into new_lines; None when the DSL cannot say it."""
+def line_edits(old_lines, new_lines, head=0, tail=0):
+    """REPLACE/ADD/DEL edits turning old_lines into new_lines (equal in their first `head` and last
+    `tail` lines); None when the DSL cannot say it."""
     edits = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    while head < min(len(old_lines), len(new_lines)) and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = min(tail, len(old_lines) - head, len(new_lines) - head)
+    while (
+        tail < min(len(old_lines), len(new_lines)) - head
+        and old_lines[len(old_lines) - 1 - tail] == new_lines[len(new_lines) - 1 - tail]
+    ):
+        tail += 1
+    middle_old = old_lines[head : len(old_lines) - tail]
+    middle_new = new_lines[head : len(new_lines) - tail]
+    matcher = difflib.SequenceMatcher(None, middle_old, middle_new, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
         if op == "equal":
             continue
         if op == "replace" and i2 - i1 == j2 - j1:
@@ -237,10 +249,13 @@ def line_edits(old_lines, new_lines):
 
 
 def apply_dsl(lines, edits):
-    """The edits applied as experiment.ts applyEdits applies them (to check what we emit says what we mean)."""
+    """The edits applied as experiment.ts applyEdits applies them (to check what we emit says what we mean).
+    Only the window of lines the edits touch is rebuilt."""
     count = len(lines) - 1 if lines and lines[-1] == "" else len(lines)
-    current = list(lines)
-    above = [[] for _ in lines]
+    lo = min(e["line"] for e in edits) - 1
+    hi = min(max(e["line"] for e in edits), len(lines))
+    current = {}
+    above = {}
     after = []
     for edit in edits:
         idx = edit["line"] - 1
@@ -249,9 +264,12 @@ def apply_dsl(lines, edits):
             if not edit["stmt"][:1].isspace():
                 indent = indentation_at(lines, idx)
                 given = [g if g == "" else indent + g for g in given]
-            (after if edit["line"] == count + 1 else above[idx]).extend(given)
+            if edit["line"] == count + 1:
+                after.extend(given)
+            else:
+                above.setdefault(idx, []).extend(given)
             continue
-        text = current[idx]
+        text = current[idx] if idx in current else lines[idx]
         if text is None or edit["old"] not in text:
             return None
         if edit["op"] == "REPLACE":
@@ -259,14 +277,23 @@ def apply_dsl(lines, edits):
         else:
             rest = text.replace(edit["old"], "")
             current[idx] = None if not rest.strip() else rest
-    out = []
-    for i, line in enumerate(lines):
+    out = lines[:lo]
+    for i in range(lo, hi):
         if i == count:
             out.extend(after)
-        out.extend(above[i])
-        if current[i] is not None:
-            out.append(current[i])
-    if count == len(lines):
+            after = []
+        out.extend(above.get(i, []))
+        line = current[i] if i in current else lines[i]
+        if line is not None:
+            out.append(line)
+    rest = lines[hi:]
+    if after and count < len(lines) and count >= hi:
+        # The file ends with a newline: what goes after its last line goes before the final "".
+        out.extend(rest[: count - hi])
+        out.extend(after)
+        out.extend(rest[count - hi :])
+    else:
+        out.extend(rest)
         out.extend(after)
     return out
 
@@ -540,6 +567,8 @@ class Module:
         self.exceptions = []  # exception types defined or raised in the module, in order
         self.imports = set()  # names imported at module level
         self.round_digits = set()
+        self._regions = None
+        self._visible = {}
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
@@ -719,6 +748,50 @@ class Module:
         return [k for k in out if isinstance(k, ast.Constant) and isinstance(k.value, str)]
 
     # Queries.
+    def statement_region(self, stmt, first, last):
+        """(start, end, indented, suffix) of a statement (a compound statement's header, completed by a
+        `pass` body) alone on its lines that holds [first, last); None when there is none."""
+        if not isinstance(stmt, ast.stmt) or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return None
+        src = self.src
+        own_start, own_end = src.span(stmt)
+        suffix = ""
+        last_line = stmt.end_lineno
+        if hasattr(stmt, "body"):
+            header_last = header_range(stmt)[1]
+            if not stmt.body or stmt.body[0].lineno <= header_last:
+                return None
+            last_line = header_last
+            own_end = src.line_end(header_last)
+            suffix = "\n" + src.indent_of(stmt.lineno) + "    pass"
+        start = src.starts[stmt.lineno - 1]
+        end = src.line_end(last_line)
+        if not (own_start <= first and last <= own_end):
+            return None
+        if src.text[start:own_start].strip() or (not suffix and src.text[own_end:end].split("#")[0].strip()):
+            return None  # shares a line with another statement or a header
+        return start, end, stmt.col_offset > 0, suffix
+
+    def region_of(self, first, last):
+        """(start, end, indented) offsets of the innermost function, else top-level statement, that
+        holds the text range [first, last) with whole lines around it; None when none does."""
+        if self._regions is None:
+            self._regions = []
+            for stmt in ast.walk(self.tree):
+                top = self.parent.get(stmt) is self.tree
+                if not (top or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))):
+                    continue
+                line = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
+                start = self.src.starts[line - 1]
+                end = self.src.line_end(stmt.end_lineno)
+                self._regions.append((end - start, start, end, stmt.col_offset > 0))
+            self._regions.sort()
+        for _size, start, end, indented in self._regions:
+            # A change at the very end (an insertion after the last line) belongs to what follows.
+            if start <= first and last < end:
+                return start, end, indented, ""
+        return None
+
     def enclosing_function(self, node):
         node = self.parent.get(node)
         while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -741,6 +814,10 @@ class Module:
         scope = self.scope_of.get(fn) if fn is not None else self.module_scope
         loops = self.enclosing_loops(node)
         loop_start = min((l.lineno for l in loops), default=line)
+        comprehension = self._in_comprehension(node)
+        key = (id(fn), line, loop_start)
+        if not comprehension and key in self._visible:
+            return self._visible[key]
         while scope is not None:
             for name, b in scope.names.items():
                 if name in found:
@@ -751,7 +828,16 @@ class Module:
                     elif self._inside_comprehension_of(node, name):
                         found[name] = b
             scope = scope.parent
+        if not comprehension:
+            self._visible[key] = found
         return found
+
+    def _in_comprehension(self, node):
+        while node is not None and not isinstance(node, ast.stmt):
+            if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                return True
+            node = self.parent.get(node)
+        return False
 
     def _inside_comprehension_of(self, node, name):
         while node is not None and not isinstance(node, ast.stmt):
@@ -869,35 +955,49 @@ class Generator:
         self.unit = None
         self.suspect = None
         self.parses = 0
+        self._returns = {}
+        self._unit_names = {}
 
     # Emission ----------------------------------------------------------------------------
     def emit(self, family, prior, changes, claim, node, names=(), literals=(), before="", after=""):
-        """One candidate from text changes [(start, end, text)] of the original source."""
+        """Records a candidate as text changes [(start, end, text)] of the original source; checked later."""
+        self.found.append((prior, len(self.found), family, changes, claim, node, names, literals, before, after, self.unit))
+
+    def materialize(self, budget):
+        """The recorded candidates, likeliest first, that parse and that the DSL can express, up to `budget`."""
+        out = []
+        for pending in sorted(self.found, key=lambda p: (p[0], p[1])):
+            if len(out) >= budget:
+                break
+            built = self.build(*pending)
+            if built is not None:
+                out.append(built)
+        return out
+
+    def build(self, prior, _order, family, changes, claim, node, names, literals, before, after, unit):
         text = self.src.text
         pieces = []
         at = 0
         for start, end, new in sorted(changes, key=lambda c: (c[0], c[1])):
             if start < at:
-                return
+                return None
             pieces.append(text[at:start])
             pieces.append(new)
             at = end
         pieces.append(text[at:])
         edited = "".join(pieces)
         if edited == text or edited in self.seen:
-            return
+            return None
         self.seen.add(edited)
-        self.parses += 1
-        try:
-            ast.parse(edited)
-        except (SyntaxError, ValueError):
-            return
+        if not self.parses_after(changes, edited, unit):
+            return None
         new_lines = edited.split("\n")
-        edits = line_edits(self.src.lines, new_lines)
+        head = text.count("\n", 0, min(c[0] for c in changes))
+        tail = len(self.src.lines) - 1 - text.count("\n", 0, max(c[1] for c in changes))
+        edits = line_edits(self.src.lines, new_lines, head, tail)
         if not edits or apply_dsl(self.src.lines, edits) != new_lines:
-            return
+            return None
         fn = self.m.enclosing_function(node) if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node
-        unit = self.unit
         features = {
             "node": type(node).__name__,
             "statement": type(unit).__name__ if unit is not None else "",
@@ -909,17 +1009,42 @@ class Generator:
             "inLoop": bool(self.m.enclosing_loops(node)),
             "edits": len(edits),
         }
-        self.found.append(
-            {
-                "family": family,
-                "line": min(e["line"] for e in edits),
-                "suspect": self.suspect,
-                "edits": edits,
-                "claim": claim,
-                "features": features,
-                "prior": round(prior, 3),
-            }
-        )
+        return {
+            "family": family,
+            "line": min(e["line"] for e in edits),
+            "suspect": self.suspect,
+            "edits": edits,
+            "claim": claim,
+            "features": features,
+            "prior": round(prior, 3),
+        }
+
+    def parses_after(self, changes, edited, unit=None):
+        """Whether the edited file parses. The rest of the file is untouched (and parsed already), so
+        the statement holding the changes is parsed alone when it can be; if that fails, the innermost
+        function (else top-level statement, else file) holding them decides."""
+        first = min(c[0] for c in changes)
+        last = max(c[1] for c in changes)
+        delta = sum(len(c[2]) - (c[1] - c[0]) for c in changes)
+        small = self.m.statement_region(unit, first, last)
+        if small is not None and self._parses(edited, small, delta):
+            return True
+        return self._parses(edited, self.m.region_of(first, last), delta)
+
+    def _parses(self, edited, region, delta):
+        self.parses += 1
+        if region is None:
+            snippet = edited
+        else:
+            start, end, indented, suffix = region
+            snippet = edited[start : end + delta] + suffix
+            if indented:
+                snippet = "if 1:\n" + snippet  # an indented statement parses as the body of a block
+        try:
+            ast.parse(snippet)
+        except (SyntaxError, ValueError):
+            return False
+        return True
 
     def replace(self, family, prior, node, new_text, claim, **kw):
         start, end = self.src.span(node)
@@ -1262,7 +1387,7 @@ class Generator:
         kind = mine.kind if mine is not None else None
         usage = self.usage(node)
         use = CLASS_OF_KIND.get(kind) or usage.get(node.id)
-        unit_names = set(names_in(self.unit)) if self.unit is not None else set()
+        unit_names = self.unit_names()
         hinted = set(self.hints.get("names", []))
         options = []
         for name, b in visible.items():
@@ -1299,6 +1424,12 @@ class Generator:
             self.replace("changed-identifier", prior, node, name, claim, names=[node.id, name])
 
     _usage = None
+
+    def unit_names(self):
+        key = id(self.unit)
+        if key not in self._unit_names:
+            self._unit_names[key] = set(names_in(self.unit)) if self.unit is not None else set()
+        return self._unit_names[key]
 
     def usage(self, node):
         """How the enclosing function (or the module) uses its names: usage_classes, cached."""
@@ -1806,6 +1937,12 @@ class Generator:
 
     def default_returns(self, fn):
         """What an early return gives back: the function's own empty results, else None."""
+        cached = self._returns.get(id(fn))
+        if cached is None:
+            cached = self._returns[id(fn)] = self._default_returns(fn)
+        return cached
+
+    def _default_returns(self, fn):
         shapes = []
         inits = {}
         for n in ast.walk(fn):
@@ -2263,8 +2400,7 @@ def generate(text, lines, span, hints, budget):
             done_functions.add(id(fn))
             gen.unit = fn
             gen.function_families(fn)
-        gen.found.sort(key=lambda c: c["prior"])
-        out.extend(gen.found[:budget])
+        out.extend(gen.materialize(budget))
         if len(out) >= MAX_TOTAL:
             break
     return out[:MAX_TOTAL], gen.parses
