@@ -1,4 +1,10 @@
-import type { CoverageReport, FunctionInfo, TestFailure } from "../lang/python/types.js";
+import type {
+  CoverageReport,
+  ExceptionCause,
+  Frame,
+  FunctionInfo,
+  TestFailure,
+} from "../lang/python/types.js";
 import type { LocalizationEntry } from "../result.js";
 
 export type SbflFormula = "ochiai" | "dstar";
@@ -147,7 +153,33 @@ export function sbfl(input: SbflInput): SbflResult {
 }
 
 /**
- * The functions on the tracebacks of the exceptions the failing tests' failures were raised
+ * The links of a failure's chain that are re-raises, nearest first: an explicit `raise ... from`,
+ * or an exception raised by the very function that caught the previous one (a wrapper raised in
+ * the `except` block). An exception raised deeper while handling another (a lookup's KeyError
+ * handled, then an unrelated error in the fallback) has its own raise site: the walk stops there.
+ */
+function reraisedChain(
+  failure: TestFailure,
+  locate: (file: string, line: number) => FunctionInfo | undefined,
+): ExceptionCause[] {
+  const where = (frame: Frame | undefined) => {
+    if (frame === undefined) return undefined;
+    const fn = locate(frame.file, frame.line);
+    return fn ? `${fn.file}\0${fn.qualname}` : `${frame.file}\0${frame.function}`;
+  };
+  const followed: ExceptionCause[] = [];
+  let raisedAt = failure.frames.at(-1);
+  for (const cause of failure.causes ?? []) {
+    const caughtIn = cause.frames[0];
+    if (!cause.explicit && (where(raisedAt) === undefined || where(raisedAt) !== where(caughtIn))) break;
+    followed.push(cause);
+    raisedAt = cause.frames.at(-1);
+  }
+  return followed;
+}
+
+/**
+ * The functions on the tracebacks of the exceptions the failing tests' failures were re-raised
  * from, walked from where the chain started (the root cause's innermost repository frame)
  * outwards; ordered by how many failing tests' chains reach them, then by that walk.
  * Frames outside every known function (module level, test files) are skipped.
@@ -160,8 +192,8 @@ export function causeSites(
   const sites = new Map<string, CauseSite>();
   for (const id of [...failingTests].sort(compareText)) {
     const failure = failures[id];
-    const chain = failure?.causes ?? [];
-    if (failure === undefined || chain.length === 0) continue;
+    if (failure === undefined) continue;
+    const chain = reraisedChain(failure, locate);
     const seen = new Set<string>();
     let depth = 0;
     // Root cause first, innermost frame first: where the failure started, then who caught it.

@@ -44,10 +44,21 @@ const FILES: Record<string, string> = {
     "    except ValueError:",
     '        raise OrderError(f"bad price in {line!r}")',
     "",
+    "",
+    "def total_of(prices):",
+    "    try:",
+    "        return sum(to_cents(p) for p in prices)",
+    "    except ValueError:",
+    "        return sum(rounded_cents(p) for p in prices)",
+    "",
+    "",
+    "def rounded_cents(text):",
+    '    return round(float(text) * 100, "0")',
+    "",
   ].join("\n"),
   "tests/test_shop.py": [
     "from shop.money import to_cents",
-    "from shop.orders import parse_line, parse_line_quietly",
+    "from shop.orders import parse_line, parse_line_quietly, total_of",
     "",
     "",
     "def test_whole_price():",
@@ -69,6 +80,14 @@ const FILES: Record<string, string> = {
     "",
     "def test_decimal_price():",
     '    assert to_cents("3.50") == 350',
+    "",
+    "",
+    "def test_whole_total():",
+    '    assert total_of(["3", "4"]) == 700',
+    "",
+    "",
+    "def test_decimal_total():",
+    '    assert total_of(["3.50"]) == 350',
     "",
   ].join("\n"),
 };
@@ -106,6 +125,12 @@ describe("the coverage run records exception chains", () => {
     ]);
   });
 
+  it("says whether a link was explicit (`from e`) or implicit (raised while handling)", () => {
+    const explicit = coverage.failures?.[`${T}test_decimal_price_in_a_line`]?.causes?.[0];
+    const implicit = coverage.failures?.[`${T}test_decimal_price_in_a_line_quietly`]?.causes?.[0];
+    expect([explicit?.explicit, implicit?.explicit]).toEqual([true, false]);
+  });
+
   it("a failure raised where it started has no causes", () => {
     expect(coverage.failures?.[`${T}test_decimal_price`]?.causes).toBeUndefined();
   });
@@ -140,6 +165,21 @@ describe("sbfl follows causes, not raise sites", () => {
       "to_cents",
     ]);
     expect(ranking("test_decimal_price_in_a_line_quietly", true)).toEqual(["to_cents", "parse_line_quietly"]);
+  });
+
+  it("an error raised deeper while handling another (not a re-raise) keeps its own raise site", () => {
+    const failure = coverage.failures?.[`${T}test_decimal_total`];
+    expect(failure?.type).toBe("TypeError");
+    expect(failure?.causes?.map((c) => [c.type, c.explicit])).toEqual([["ValueError", false]]);
+    const plain = sbfl({ coverage, failingTests: [`${T}test_decimal_total`], followCauses: false });
+    const followed = sbfl({ coverage, failingTests: [`${T}test_decimal_total`] });
+    expect(followed.causes).toEqual([]);
+    expect(followed).toEqual({ ...plain, causes: [] });
+    // Following the handled ValueError would have put to_cents first.
+    expect(followed.functions[0]?.function).not.toBe("to_cents");
+    expect(
+      sbfl({ coverage, failingTests: [`${T}test_decimal_price_in_a_line_quietly`] }).functions[0]?.function,
+    ).toBe("to_cents");
   });
 
   it("without a chain the ranking is the plain spectrum's, unchanged", () => {

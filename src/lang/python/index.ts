@@ -143,6 +143,7 @@ class SandboxPythonRuntime implements PythonRuntime {
                         type: c.type,
                         message: c.message,
                         frames: minimizeFrames(c.frames),
+                        explicit: c.explicit,
                       })),
                     }
                   : {}),

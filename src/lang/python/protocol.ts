@@ -16,6 +16,7 @@ const rawCause = z.object({
   type: z.string(),
   message: z.string(),
   frames: z.array(rawFrame),
+  explicit: z.boolean(),
 });
 
 const rawFailure = z.object({

@@ -41,6 +41,8 @@ export interface ExceptionCause {
   message: string;
   /** Repository frames of its traceback, minimised like `TestFailure.frames`. */
   frames: Frame[];
+  /** `raise ... from` named it (`__cause__`); false: the next exception was raised while handling it. */
+  explicit: boolean;
 }
 
 export interface TestResult {

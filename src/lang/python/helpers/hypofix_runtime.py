@@ -183,17 +183,21 @@ def causes_of(exc):
     localization looks where the failure started, not only where it surfaced."""
     causes = []
     seen = {id(exc)}
-    cause = exc.__cause__ or exc.__context__
-    while cause is not None and id(cause) not in seen and len(causes) < MAX_CAUSES:
+    current = exc
+    while len(causes) < MAX_CAUSES:
+        cause = current.__cause__ or current.__context__
+        if cause is None or id(cause) in seen:
+            break
         seen.add(id(cause))
         causes.append(
             {
                 "type": type(cause).__name__,
                 "message": cap(str(cause).replace(ROOT + os.sep, ""), TEXT_CAP),
                 "frames": frames_of(cause),
+                "explicit": current.__cause__ is not None,
             }
         )
-        cause = cause.__cause__ or cause.__context__
+        current = cause
     return causes
 
 
