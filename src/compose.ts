@@ -131,14 +131,39 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
   };
 }
 
+/**
+ * The App's Probot, for the webhook server and the worker. Probot gets no Redis: given
+ * REDIS_URL it keeps its rate limiter (Bottleneck) there, whose keys expire after two
+ * idle minutes, and then every request fails with `ERR SETTINGS_KEY_NOT_FOUND` (Redis 7
+ * prefixes the text Bottleneck waits for; bottleneck issues 205, 212, 219). Throttling
+ * state stays in memory, per process.
+ */
+export function createAppProbot(
+  config: Config,
+  log: Logger,
+  receiver: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): Probot {
+  const { appId, privateKey, webhookSecret } = appCredentials(config, receiver, env);
+  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
+  return createProbot({
+    env,
+    overrides: {
+      appId,
+      privateKey,
+      ...(receiver ? { secret: webhookSecret } : {}),
+      redisConfig: undefined,
+      log: log.child({ name: "probot" }),
+    },
+  });
+}
+
 /** Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless --no-worker). */
 export async function runWorker(concurrency: number): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
-  const { appId, privateKey } = appCredentials(config, false);
-  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
-  const probot = createProbot({ overrides: { appId, privateKey, log: log.child({ name: "probot" }) } });
+  const probot = createAppProbot(config, log, false);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
