@@ -8,6 +8,7 @@ import { createOfflineEngine } from "./debug/offline.js";
 import { appCredentials } from "./github/outbound/app-credentials.js";
 import type { GitHubClient } from "./github/outbound/publish.js";
 import { createRepoHost } from "./github/outbound/repo-host.js";
+import { removeStaleCheckouts } from "./github/outbound/stale-checkouts.js";
 import { createPythonRuntime } from "./lang/python/index.js";
 import { createChatModel } from "./llm/openai-model.js";
 import type { ChatModel } from "./llm/types.js";
@@ -170,9 +171,19 @@ export async function runWorker(concurrency: number): Promise<void> {
     processor: createJobProcessor(workerDeps(probot, config, log)),
     log,
     concurrency,
+    deadlineMs: config.env.HYPOFIX_JOB_DEADLINE_MS,
+    dailyJobsPerRepo: config.env.HYPOFIX_REPO_DAILY_JOBS,
   });
   closeOnSignals(worker, log);
   // Sandboxes of crashed workers, and any past its deadline, go while this worker stays warm.
   startReaper(dockerClient(), { log });
+  // Checkouts of killed workers: no job lives past its deadline, so twice that is garbage.
+  const sweepCheckouts = () =>
+    removeStaleCheckouts(2 * config.env.HYPOFIX_JOB_DEADLINE_MS).then(
+      (removed) => removed.length > 0 && log.info({ removed }, "removed stale checkouts"),
+      (err: unknown) => log.warn({ err: String(err) }, "could not remove stale checkouts"),
+    );
+  await sweepCheckouts();
+  setInterval(() => void sweepCheckouts(), 10 * 60_000).unref();
   log.info({ concurrency }, "worker waiting for jobs");
 }
