@@ -8,6 +8,7 @@ import { createOfflineEngine } from "./debug/offline.js";
 import { appCredentials } from "./github/outbound/app-credentials.js";
 import type { GitHubClient } from "./github/outbound/publish.js";
 import { createRepoHost } from "./github/outbound/repo-host.js";
+import { startRedelivery, type AppHookApi } from "./github/inbound/redeliver.js";
 import { removeStaleCheckouts } from "./github/outbound/stale-checkouts.js";
 import { createPythonRuntime } from "./lang/python/index.js";
 import { createChatModel } from "./llm/openai-model.js";
@@ -17,7 +18,8 @@ import { createLogger, type Logger } from "./log.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
 import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
-import { assertRedisReachable } from "./queue/redis.js";
+import { queueKeys } from "./queue/keys.js";
+import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
 import { dockerClient } from "./sandbox/docker.js";
@@ -185,5 +187,16 @@ export async function runWorker(concurrency: number): Promise<void> {
     );
   await sweepCheckouts();
   setInterval(() => void sweepCheckouts(), 10 * 60_000).unref();
+  if (config.env.HYPOFIX_REDELIVERY_INTERVAL_MS > 0) {
+    const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
+    redis.on("error", () => undefined);
+    // probot.auth() without an installation is the App itself (JWT); AppHookApi names the two routes it uses.
+    startRedelivery(async () => (await probot.auth()) as unknown as AppHookApi, {
+      redis,
+      keys: queueKeys(config.env.HYPOFIX_QUEUE_NAME),
+      log,
+      intervalMs: config.env.HYPOFIX_REDELIVERY_INTERVAL_MS,
+    });
+  }
   log.info({ concurrency }, "worker waiting for jobs");
 }
