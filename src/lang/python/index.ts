@@ -137,6 +137,16 @@ class SandboxPythonRuntime implements PythonRuntime {
                 message: t.failure.message,
                 frames: minimizeFrames(t.failure.frames),
                 text: t.failure.text ?? "",
+                ...(t.failure.causes && t.failure.causes.length > 0
+                  ? {
+                      causes: t.failure.causes.map((c) => ({
+                        type: c.type,
+                        message: c.message,
+                        frames: minimizeFrames(c.frames),
+                        explicit: c.explicit,
+                      })),
+                    }
+                  : {}),
               },
             }
           : {}),
@@ -167,8 +177,12 @@ class SandboxPythonRuntime implements PythonRuntime {
     const method = this.options.coverageMethod ?? "settrace";
     const res = await this.call("coverage", { ids, method }, this.timeout(options));
     const outcomes: CoverageReport["outcomes"] = {};
-    for (const t of res.run.tests) outcomes[t.id] = t.outcome;
-    return { perTest: res.perTest, outcomes, functions: res.functions };
+    const failures: NonNullable<CoverageReport["failures"]> = {};
+    for (const t of this.toTestRun(res.run).tests) {
+      outcomes[t.id] = t.outcome;
+      if (t.failure) failures[t.id] = t.failure;
+    }
+    return { perTest: res.perTest, outcomes, functions: res.functions, failures };
   }
 
   async functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]> {
