@@ -181,6 +181,19 @@ const rules: { what: string; check: (c: RepairCandidate, edited: string) => stri
     check: (c) => (c.family === "missing-append" ? c.claim : undefined),
   },
   {
+    what: "missing-copy never copies a fresh local or a number",
+    check: (c) => (c.family === "missing-copy" ? c.claim : undefined),
+  },
+  {
+    what: "missing-init never initialises a parameter, a module name, a builtin or a bound local",
+    check: (c) => (c.family === "missing-init" ? c.claim : undefined),
+  },
+  {
+    what: "missing-condition never adds to `while True` nor guards self",
+    check: (c) =>
+      c.family === "missing-condition" && /True|self/.test(c.features.after) ? c.claim : undefined,
+  },
+  {
     what: "discarded-result leaves mutating calls alone",
     check: (c) => (c.family === "discarded-result" ? c.claim : undefined),
   },

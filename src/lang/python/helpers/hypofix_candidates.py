@@ -1765,8 +1765,10 @@ class Generator:
                 options.append((1.5, "rounding=ROUND_HALF_UP", "half values should round up"))
             elif "decimal" in self.m.imports:
                 options.append((1.5, "rounding=decimal.ROUND_HALF_UP", "half values should round up"))
-        if attr and name == "strftime":
-            pass
+        if name == "ConfigParser" and "interpolation" not in keywords:
+            options.append((1.8, "interpolation=None", "a % in a value is text, not interpolation"))
+        if not attr and name == "open" and "encoding" not in keywords and n >= 1:
+            options.append((2.6, 'encoding="utf-8"', "the file is UTF-8 whatever the locale"))
         # A function of this module called without an optional parameter that has a name in scope.
         target = self.m.functions.get(name) if not attr else None
         if attr and self.src.seg(func.value) == "self":
@@ -1847,6 +1849,132 @@ class Generator:
             self.wrong_exception_raised(unit)
         self.discarded_result(unit)
         self.missing_guard(unit)
+        self.missing_copy(unit)
+        self.missing_condition(unit)
+
+    # missing-copy
+    def missing_copy(self, unit):
+        if isinstance(unit, ast.Return):
+            value, prior = unit.value, 2.4
+        elif isinstance(unit, ast.Assign) and len(unit.targets) == 1 and isinstance(unit.targets[0], ast.Name):
+            value, prior = unit.value, 2.8
+        else:
+            return
+        if not isinstance(value, (ast.Name, ast.Attribute)):
+            return
+        if isinstance(value, ast.Name):
+            b = self.m.visible(value, value.lineno).get(value.id)
+            if b is None or b.role != "param":
+                return  # a fresh local is nobody else's: copying it changes nothing
+        kind = self.kind_at(value)
+        if kind is None and isinstance(value, ast.Name) and self.usage(value).get(value.id) == "container":
+            kind = "container"
+        if kind not in ("dict", "list", "set", "container"):
+            return
+        text = self.src.seg(value)
+        options = [kind + "(" + text + ")"] if kind != "container" else [text + ".copy()", "list(" + text + ")"]
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+            prior -= 0.3  # handing out internal state
+        for i, new in enumerate(options):
+            claim = f"Line {unit.lineno} hands out {in_backticks(text)} itself, so changes through one name show through the other: it should be a copy, {in_backticks(new)}."
+            self.replace("missing-copy", prior + 0.2 * i, value, new, claim, names=names_in(value))
+
+    # missing-condition
+    def missing_condition(self, unit):
+        if not isinstance(unit, (ast.If, ast.While)) or isinstance(unit.test, ast.Constant):
+            return
+        test = unit.test
+        text = self.src.seg(test)
+        base = "(" + text + ")" if isinstance(test, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)) and not (
+            isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)
+        ) else text
+        conditions = []
+        for stmt in unit.body[:3]:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, (ast.Name, ast.Attribute)):
+                    key = n.slice
+                    if isinstance(key, ast.Name) or isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        conditions.append(self.src.seg(key) + " in " + self.src.seg(n.value))
+                elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id not in ("self", "cls"):
+                    b = self.m.visible(n, n.lineno).get(n.value.id)
+                    if b is not None and b.role in ("param", "local", "loop") and b is not self.m.module_scope.names.get(n.value.id):
+                        conditions.append(n.value.id + " is not None")
+        seen = set()
+        for i, cond in enumerate(c for c in conditions if not (c in seen or seen.add(c))):
+            if cond in text:
+                continue
+            new = base + " and " + cond
+            claim = f"The condition at line {unit.lineno} misses a case: {in_backticks(short(text))} should also require {in_backticks(cond)}."
+            self.replace("missing-condition", 2.4 + 0.2 * i, test, new, claim, names=names_in(test))
+            if i >= 3:
+                break
+
+    # missing-init
+    def missing_init(self, fn):
+        nodes = list(self.own_nodes(fn))
+        scope = self.m.scope_of.get(fn)
+        if scope is None:
+            return
+        assigned = set()
+        for n in nodes:
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr, ast.comprehension)):
+                for t in ([n.target] if hasattr(n, "target") else getattr(n, "targets", [])) + [
+                    i.optional_vars for i in getattr(n, "items", []) if i.optional_vars is not None
+                ]:
+                    assigned.update(x.id for x in ast.walk(t) if isinstance(x, ast.Name))
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                assigned.update((a.asname or a.name).split(".")[0] for a in n.names)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                assigned.add(n.name)
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                assigned.add(n.name)
+        params = {b for b, v in scope.names.items() if v.role == "param"}
+        outer = set()
+        s = scope.parent
+        while s is not None:
+            outer.update(s.names)
+            s = s.parent
+        missing = {}
+        for n in nodes:
+            if isinstance(n, ast.Name) and n.id not in assigned and n.id not in params and n.id not in scope.globals:
+                if n.id in outer or n.id in BUILTIN_NAMES:
+                    continue
+                missing.setdefault(n.id, []).append(n)
+        for name, uses in missing.items():
+            init = self.initial_value(name, nodes)
+            first = min(uses, key=lambda u: (u.lineno, u.col_offset))
+            anchor = self.top_statement_in(fn, first)
+            if anchor is None:
+                continue
+            change = self.insert_before(anchor, [f"{name} = {init}"])
+            if change is None:
+                continue
+            claim = f"{in_backticks(name)} is used in {in_backticks(fn.name)} but never given a value: {in_backticks(name + ' = ' + init)} is missing before line {anchor.lineno}."
+            self.emit("missing-init", 1.0, [change], claim, fn, names=[name], literals=[init])
+
+    def initial_value(self, name, nodes):
+        for n in nodes:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+                if n.func.attr in ("append", "extend", "insert", "pop", "sort"):
+                    return "[]"
+                if n.func.attr in ("add", "discard"):
+                    return "set()"
+                if n.func.attr in ("get", "setdefault", "items", "keys", "values", "update"):
+                    return "{}"
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name and isinstance(n.ctx, ast.Store):
+                return "{}"
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+                kind = kind_of_value(n.value)
+                return '""' if kind == "str" else "[]" if kind == "list" else "0"
+        return "None"
+
+    def top_statement_in(self, fn, node):
+        """The statement of fn's own body that holds node."""
+        while node is not None and self.m.parent.get(node) is not fn:
+            node = self.m.parent.get(node)
+        if node is None or node not in fn.body:
+            return None
+        return node
 
     def exception_options(self, current):
         module_types = [e for e in self.m.exceptions if e not in current]
@@ -2252,6 +2380,7 @@ class Generator:
         self.missing_return(fn)
         self.missing_reset(fn)
         self.missing_append(fn)
+        self.missing_init(fn)
 
     def mutable_default(self, fn):
         args = fn.args
