@@ -1980,6 +1980,10 @@ class Generator:
         module_types = [e for e in self.m.exceptions if e not in current]
         related = [e for c in current for e in RELATED_EXCEPTIONS.get(c, []) if e not in current]
         options = []
+        # The types the failure raised or expected come first.
+        for i, e in enumerate(self.hints.get("exceptions", [])):
+            if e not in current and e.isidentifier():
+                options.append((0.8 + 0.1 * i, e))
         for i, e in enumerate(module_types):
             options.append((1.5 + 0.1 * i, e))
         for i, e in enumerate(related):
