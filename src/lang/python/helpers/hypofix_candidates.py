@@ -576,6 +576,7 @@ class Module:
         self.exceptions = []  # exception types defined or raised in the module, in order
         self.imports = set()  # names imported at module level
         self.round_digits = set()
+        self.key_ids = set()  # ids of the string constants used as keys
         self.foreign_attributes = []  # attribute sets of classes in the modules this one imports from
         self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
         self._regions = None
@@ -738,15 +739,15 @@ class Module:
                         self._exception(src.seg(t))
             for key in self._key_nodes(node):
                 self.keys[key.value] = self.keys.get(key.value, 0) + 1
+                self.key_ids.add(id(key))
             if isinstance(node, ast.Attribute):
                 self.all_attributes.add(node.attr)
                 self.attributes.setdefault(src.seg(node.value), set()).add(node.attr)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round":
                 if len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
                     self.round_digits.add(node.args[1].value)
-        key_ids = {id(k) for n in ast.walk(self.tree) for k in self._key_nodes(n)}
         for node in ast.walk(self.tree):
-            if id(node) in self.skip or id(node) in key_ids or not isinstance(node, ast.Constant):
+            if id(node) in self.skip or id(node) in self.key_ids or not isinstance(node, ast.Constant):
                 continue
             if isinstance(node.value, str):
                 self.strings[node.value] = self.strings.get(node.value, 0) + 1
@@ -1344,7 +1345,7 @@ class Generator:
             for i, alt in enumerate(sorted(n for n in self.m.numbers if n != value)[:3]):
                 alts.append((3.0 + 0.1 * i, repr(alt), "the constant is another one used in the file"))
         elif isinstance(value, str):
-            if id(node) in self.key_ids():
+            if id(node) in self.m.key_ids:
                 self.changed_key(node)
                 if value not in ("", " "):
                     return
@@ -1388,13 +1389,6 @@ class Generator:
                     if t not in shapes and t != "None":
                         shapes.append(t)
         return shapes[:3]
-
-    _keys = None
-
-    def key_ids(self):
-        if self._keys is None:
-            self._keys = {id(k) for n in ast.walk(self.m.tree) for k in Module._key_nodes(n)}
-        return self._keys
 
     # changed-key
     def changed_key(self, node):
