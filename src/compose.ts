@@ -14,7 +14,7 @@ import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
-import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
+import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { assertRedisReachable } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
@@ -113,6 +113,8 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         log: request.context.log,
         ...(request.repository ? { repository: request.repository } : {}),
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
+        ...(request.onPhase ? { onPhase: request.onPhase } : {}),
+        signal: request.context.signal,
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
     },
@@ -139,10 +141,12 @@ export async function runWorker(concurrency: number): Promise<void> {
   const { appId, privateKey } = appCredentials(config, false);
   // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
   const probot = createProbot({ overrides: { appId, privateKey, log: log.child({ name: "probot" }) } });
+  const deps = workerDeps(probot, config, log);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
-    processor: createJobProcessor(workerDeps(probot, config, log)),
+    processor: createJobProcessor(deps),
+    onFinalFailure: createFinalFailureHook(deps),
     log,
     concurrency,
   });

@@ -92,7 +92,4 @@ export function parseCommand(body: string): Command | null {
   return match ? (match[1] as Command) : null;
 }
 
-/** GitHub permission levels that may trigger Hypofix (write access or more). */
-export function canTrigger(permission: string): boolean {
-  return permission === "admin" || permission === "maintain" || permission === "write";
-}
+export { canTrigger } from "../outbound/permission.js";

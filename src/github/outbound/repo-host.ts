@@ -1,5 +1,16 @@
 import { checkoutCommit, type Checkout } from "./checkout.js";
+import {
+  concludeCheckRun,
+  createCheckRun,
+  findCheckRun,
+  updateCheckRun,
+  type CheckRunConclusion,
+  type CheckRunOutput,
+  type FoundCheckRun,
+} from "./check-run.js";
 import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
+import { readRepoConfig, type ConfigLookup } from "./config.js";
+import { permissionOf } from "./permission.js";
 import {
   comment,
   openFixPullRequest,
@@ -37,6 +48,22 @@ export interface RepoHost {
   openFixPullRequest(fix: FixPullRequest): Promise<{ number: number; url: string; branch: string }>;
   comment(issueNumber: number, body: string): Promise<{ url: string }>;
   reportCheckRun(headSha: string, outcome: CheckOutcome): Promise<void>;
+
+  // The job's own check run, its configuration, and what a command job checks first.
+  /** Starts the job's check run (`in_progress`) and returns its id. */
+  createCheckRun(headSha: string, externalId: string, first: CheckRunOutput): Promise<number>;
+  updateCheckRun(id: number, progress: CheckRunOutput): Promise<void>;
+  concludeCheckRun(id: number, end: CheckRunConclusion): Promise<void>;
+  findCheckRun(headSha: string, externalId: string): Promise<FoundCheckRun | undefined>;
+  /** `.github/hypofix.yml` from the default branch (org `.github` fallback, `_extends`), validated. */
+  repoConfig(): Promise<ConfigLookup>;
+  /** The user's permission level on the repository. */
+  permission(username: string): Promise<string>;
+  reactToComment(commentId: number, content: "eyes"): Promise<void>;
+  /** Comments on an issue or pull request, oldest first. */
+  comments(issueNumber: number): Promise<{ body: string; byBot: boolean }[]>;
+  /** When a commit was committed (its committer date). */
+  committedAt(sha: string): Promise<string>;
 }
 
 export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoRef): RepoHost {
@@ -76,5 +103,27 @@ export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoR
     openFixPullRequest: (fix) => openFixPullRequest(octokit, repo, fix),
     comment: (issueNumber, body) => comment(octokit, repo, issueNumber, body),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
+
+    createCheckRun: (headSha, externalId, first) => createCheckRun(octokit, repo, headSha, externalId, first),
+    updateCheckRun: (id, progress) => updateCheckRun(octokit, repo, id, progress),
+    concludeCheckRun: (id, end) => concludeCheckRun(octokit, repo, id, end),
+    findCheckRun: (headSha, externalId) => findCheckRun(octokit, repo, headSha, externalId),
+    repoConfig: () => readRepoConfig(octokit, repo),
+    permission: (username) => permissionOf(octokit, repo, username),
+    async reactToComment(commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
+    },
+    async comments(issueNumber) {
+      const all = await octokit.paginate(octokit.rest.issues.listComments, {
+        ...repo,
+        issue_number: issueNumber,
+        per_page: 100,
+      });
+      return all.map((c) => ({ body: c.body ?? "", byBot: c.user?.type === "Bot" }));
+    },
+    async committedAt(sha) {
+      const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+      return data.committer.date;
+    },
   };
 }
