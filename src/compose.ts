@@ -13,6 +13,7 @@ import { createChatModel } from "./llm/openai-model.js";
 import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
+import { metrics } from "./metrics.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
 import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
@@ -102,7 +103,7 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
     },
     async fix(request) {
       const run = createFixRun({ engine, config, repoConfig: request.repoConfig, log: request.context.log });
-      return runFix({
+      const outcome = await runFix({
         ...run,
         repoDir: request.repoDir,
         tests: request.tests,
@@ -115,6 +116,8 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
+      metrics.recordResult(outcome.result);
+      return outcome;
     },
     async explain(request) {
       return explainChange(request.repoDir, {
@@ -131,18 +134,37 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
   };
 }
 
-/** Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless --no-worker). */
-export async function runWorker(concurrency: number): Promise<void> {
+/**
+ * Probot for this process, without REDIS_URL: Probot would keep its request
+ * throttle in that Redis, whose keys expire after two idle minutes and then fail
+ * requests with SETTINGS_KEY_NOT_FOUND (issue 17), and which logs a stack trace per
+ * reconnect while Redis is down. Each process throttles its own requests instead.
+ */
+export function appProbot(
+  credentials: { appId: number; privateKey: string; secret?: string },
+  log: Logger,
+): Probot {
+  const { REDIS_URL: _queueRedis, ...env } = process.env;
+  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
+  return createProbot({ env, overrides: { ...credentials, log: log.child({ name: "probot" }) } });
+}
+
+/**
+ * Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless
+ * --no-worker); `concurrency` defaults to HYPOFIX_WORKER_CONCURRENCY.
+ */
+export async function runWorker(concurrencyOption?: number): Promise<void> {
   const config = loadConfig();
+  const concurrency = concurrencyOption ?? config.env.HYPOFIX_WORKER_CONCURRENCY;
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
   const { appId, privateKey } = appCredentials(config, false);
-  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
-  const probot = createProbot({ overrides: { appId, privateKey, log: log.child({ name: "probot" }) } });
+  const probot = appProbot({ appId, privateKey }, log);
+  const processor = createJobProcessor(workerDeps(probot, config, log));
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
-    processor: createJobProcessor(workerDeps(probot, config, log)),
+    processor: (job, context) => metrics.job(job.kind, () => processor(job, context)),
     log,
     concurrency,
   });
