@@ -21,6 +21,7 @@ import { assertRedisReachable } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
 import { dockerClient } from "./sandbox/docker.js";
+import { usePool } from "./sandbox/index.js";
 import { startReaper } from "./sandbox/reaper.js";
 
 /*
@@ -171,5 +172,12 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   closeOnSignals(worker, log);
   // Sandboxes of crashed workers, and any past its deadline, go while this worker stays warm.
   startReaper(dockerClient(), { log });
-  log.info({ concurrency }, "worker waiting for jobs");
+  const poolSize = config.env.HYPOFIX_SANDBOX_POOL_SIZE;
+  if (poolSize > 0) {
+    const pool = usePool(poolSize, log);
+    pool.warm({ image: config.sandbox.image, limits: config.sandbox.limits });
+    // Idle pooled containers go with the worker (the reaper removes any a kill leaves).
+    worker.on("closing", () => void pool.drain());
+  }
+  log.info({ concurrency, sandboxPool: poolSize }, "worker waiting for jobs");
 }
