@@ -4,11 +4,10 @@ import { run as runProbot } from "probot";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
 import { metrics } from "../metrics.js";
-import { appProbot, runWorker } from "../compose.js";
+import { createAppProbot, runWorker } from "../compose.js";
 import { RedisProbe } from "../queue/health.js";
 import { JobQueue, connectionFromUrl } from "../queue/queue.js";
 import { assertRedisReachable } from "../queue/redis.js";
-import { appCredentials } from "../github/outbound/app-credentials.js";
 import { BULL_BOARD_PATH, WEBHOOK_PATH, startWebhookServer } from "../github/inbound/server.js";
 import { dockerClient, pingDocker } from "../sandbox/docker.js";
 
@@ -35,12 +34,11 @@ export function registerServeCommand(program: Command): void {
         return new Promise<never>(() => undefined);
       }
       await assertRedisReachable(config.env.REDIS_URL);
-      const { appId, privateKey, webhookSecret } = appCredentials(config, true);
-      const probot = appProbot({ appId, privateKey, secret: webhookSecret }, log);
-      const queue = new JobQueue(connectionFromUrl(config.env.REDIS_URL), config.env.HYPOFIX_QUEUE_NAME);
+      const probot = createAppProbot(config, log, true);
+      const appId = Number(config.env.APP_ID);
+      // The queue logs one line per Redis state change.
+      const queue = new JobQueue(connectionFromUrl(config.env.REDIS_URL), config.env.HYPOFIX_QUEUE_NAME, log);
       const redis = new RedisProbe(config.env.REDIS_URL);
-      // Without a listener BullMQ prints each connection error's stack.
-      queue.queue.on("error", () => undefined);
       metrics.observeQueue(() => queue.queue.getJobCounts("waiting", "active", "delayed", "failed"));
       const dashboard =
         config.env.HYPOFIX_DASHBOARD_USER && config.env.HYPOFIX_DASHBOARD_PASSWORD

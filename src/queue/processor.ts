@@ -1,12 +1,12 @@
-import { applyPatch, parsePatch } from "diff";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { patchedFiles } from "../github/outbound/patched-files.js";
 import type { RepoHost } from "../github/outbound/repo-host.js";
 import { explainReply } from "../report/explain.js";
+import { blockedNote, proposedNote } from "../report/fix-notes.js";
 import { text } from "../report/inert.js";
 import { loadRepoConfig, type RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
+import { greenJob } from "./green.js";
 import type { HypofixJob } from "./job.js";
 import type { JobContext, JobProcessor } from "./worker.js";
 
@@ -41,20 +41,6 @@ export interface ProcessorDeps {
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
 }
 
-/** New contents of every file a unified diff changes, read from the checkout it applies to. */
-export async function patchedFiles(repoDir: string, patch: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  for (const filePatch of parsePatch(patch)) {
-    const path = (filePatch.newFileName ?? filePatch.oldFileName ?? "").replace(/^b\//, "");
-    if (!path || path === "/dev/null") continue;
-    const before = await readFile(join(repoDir, path), "utf8");
-    const after = applyPatch(before, filePatch);
-    if (after === false) throw new Error(`the patch does not apply to ${path}`);
-    files[path] = after;
-  }
-  return files;
-}
-
 const CONCLUSION: Record<Result["status"], "success" | "neutral" | "failure"> = {
   fixed: "success",
   "no-fix": "neutral",
@@ -67,9 +53,16 @@ const CONCLUSION: Record<Result["status"], "success" | "neutral" | "failure"> = 
 export function createJobProcessor(deps: ProcessorDeps): JobProcessor {
   return async (job, context) => {
     const host = await deps.connect(job.installationId, { owner: job.repo.owner, repo: job.repo.name });
-    const headSha = job.headSha ?? (await host.pullRequest(prNumberOf(job))).headSha;
-    const run: JobRun = { job: { ...job, headSha }, context, deps, host };
-    return job.kind === "explain" ? explainJob(run) : fixJob(run);
+    try {
+      if (job.kind === "ci-green") return await greenJob(host, job);
+      const headSha = job.headSha ?? (await host.pullRequest(prNumberOf(job))).headSha;
+      const run: JobRun = { job: { ...job, headSha }, context, deps, host };
+      return await (job.kind === "explain" ? explainJob(run) : fixJob(run));
+    } finally {
+      await host
+        .dispose()
+        .catch((err: unknown) => context.log.warn({ err: String(err) }, "could not revoke the token"));
+    }
   };
 }
 
@@ -128,24 +121,38 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     const { result } = outcome;
     const title = `Hypofix: ${result.status}`;
+    // Comment keys make every post once per job: a retry finds its earlier comment. A new /fix is a new post.
+    const runKey = `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
     if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request") {
-      const pr = await host.openFixPullRequest({
+      const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
+      const pr = await host.publishFix({
         baseSha: job.headSha,
+        baseTree: await checkout.tree(),
         baseBranch: await fixBase(host, job),
-        files: await patchedFiles(checkout.dir, outcome.patch),
+        files: await patchedFiles(checkout, outcome.patch, rules),
         title: fixTitle(result),
         body: outcome.report,
       });
-      await host.reportCheckRun(job.headSha, {
-        conclusion: "success",
-        title: `Validated fix proposed in #${pr.number}`,
-        summary: `${text(result.reason)}\n\n${pr.url}`,
-        detailsUrl: pr.url,
-      });
-      if (job.prNumber) await host.comment(job.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
-      return { status: result.status, pullRequest: pr.number };
+      if (pr.action !== "blocked") {
+        await host.reportCheckRun(job.headSha, {
+          conclusion: "success",
+          title: `Validated fix proposed in #${pr.number}`,
+          summary: `${text(result.reason)}\n\n${pr.url}`,
+          detailsUrl: pr.url,
+        });
+        if (job.prNumber) await host.comment(job.prNumber, proposedNote(pr.number), `fix:${runKey}`);
+        return { status: result.status, pullRequest: pr.number, publish: pr.action };
+      }
+      context.log.warn({ branch: pr.branch }, pr.reason);
+      if (pr.pullRequest) {
+        await host.comment(
+          pr.pullRequest.number,
+          blockedNote(pr.branch, outcome.report),
+          `blocked:${runKey}`,
+        );
+      }
     }
-    if (job.prNumber) await host.comment(job.prNumber, outcome.report);
+    if (job.prNumber) await host.comment(job.prNumber, outcome.report, `report:${runKey}`);
     await host.reportCheckRun(job.headSha, {
       conclusion: CONCLUSION[result.status],
       title,
@@ -186,7 +193,8 @@ async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
       description: [pr.title, pr.body].join("\n\n"),
       context,
     });
-    await host.comment(job.prNumber, explainReply(markdown, job.requestedBy));
+    const key = `explain:${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
+    await host.comment(job.prNumber, explainReply(markdown, job.requestedBy), key);
     return { status: "explained" };
   } finally {
     await checkout.dispose();

@@ -7,6 +7,7 @@ import { QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
+import { GitBackedGitHub } from "../doubles/git-github.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { tableColumn } from "../helpers/markdown.js";
 import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
@@ -29,6 +30,7 @@ describe("hypofix worker end to end", () => {
   let worker: ChildProcess;
   let workerOutput = "";
   let github: FakeGitHub;
+  let gitHub: GitBackedGitHub;
 
   beforeAll(async () => {
     cpSync("examples/bank-account", origin, { recursive: true });
@@ -43,16 +45,12 @@ describe("hypofix worker end to end", () => {
     git(origin, "commit", "--quiet", "-am", "Allow withdrawing the entire balance");
     fixedSha = git(origin, "rev-parse", "HEAD");
 
+    // Git data, pull requests and comments land in the origin repository itself.
+    gitHub = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });
     github = new FakeGitHub((r: Recorded) => {
       const routes: [string, RegExp, unknown][] = [
         ["POST", /^\/app\/installations\/7\/access_tokens$/, { token: "ghs_e2e", permissions: {} }],
         ["GET", /^\/repos\/octo\/bank$/, { clone_url: `file://${origin}`, default_branch: "main" }],
-        ["POST", /\/git\/blobs$/, { sha: "blob-sha" }],
-        ["GET", /\/git\/commits\/[0-9a-f]{40}$/, { sha, tree: { sha: "tree-base" } }],
-        ["POST", /\/git\/trees$/, { sha: "tree-new" }],
-        ["POST", /\/git\/commits$/, { sha: "commit-new" }],
-        ["POST", /\/git\/refs$/, { ref: "refs/heads/x" }],
-        ["POST", /\/pulls$/, { number: 17, html_url: "https://github.example/octo/bank/pull/17" }],
         ["POST", /\/check-runs$/, { id: 1 }],
         [
           "GET",
@@ -65,10 +63,9 @@ describe("hypofix worker end to end", () => {
             head: { sha: fixedSha, ref: "fix", repo: { full_name: "octo/bank" } },
           },
         ],
-        ["POST", /^\/repos\/octo\/bank\/issues\/5\/comments$/, { html_url: "https://github.example/c/1" }],
       ];
       const hit = routes.find(([m, p]) => m === r.method && p.test(r.path));
-      return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : undefined;
+      return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : gitHub.route(r);
     });
     const host = await github.start();
 
@@ -92,6 +89,7 @@ describe("hypofix worker end to end", () => {
   afterAll(async () => {
     worker?.kill("SIGTERM");
     await github?.stop();
+    gitHub?.dispose();
     await queue.queue.obliterate({ force: true });
     await queue.close();
     rmSync(origin, { recursive: true, force: true });
@@ -118,17 +116,20 @@ describe("hypofix worker end to end", () => {
       headSha: sha,
       headBranch: "main",
     });
-    expect(summary).toEqual({ status: "fixed", pullRequest: 17 });
+    const pull = gitHub.pulls[0]!;
+    expect(summary).toEqual({ status: "fixed", pullRequest: pull.number, publish: "opened" });
 
     const tokens = github.requests.filter((r) => r.path === "/app/installations/7/access_tokens");
     expect(tokens.map((r) => r.body)).toContainEqual({
       repositories: ["bank"],
       permissions: { contents: "read" },
     });
-    const blob = github.find("POST", /\/git\/blobs$/)?.body as { content: string };
-    expect(blob.content).toContain("return amount <= available");
-    const tree = github.find("POST", /\/git\/trees$/)?.body as { tree: { path: string }[] };
+    // One tree with the file inline (no blob per file), committed on the branch the PR comes from.
+    expect(github.find("POST", /\/git\/blobs$/)).toBeUndefined();
+    const tree = github.find("POST", /\/git\/trees$/)?.body as { tree: { path: string; content: string }[] };
     expect(tree.tree.map((t) => t.path)).toEqual(["bank.py"]);
+    expect(git(origin, "show", `refs/heads/hypofix/main:bank.py`)).toContain("return amount <= available");
+    expect(git(origin, "rev-parse", "refs/heads/hypofix/main^")).toBe(sha);
     const pr = github.find("POST", /\/pulls$/)?.body as {
       base: string;
       head: string;
@@ -136,14 +137,15 @@ describe("hypofix worker end to end", () => {
       body: string;
     };
     expect(pr.base).toBe("main");
-    expect(pr.head).toBe(`hypofix/fix-${sha.slice(0, 12)}`);
+    expect(pr.head).toBe("hypofix/main");
     expect(pr.body).toContain("```diff");
     expect(pr.body).toContain("<details>");
     expect(pr.body).toContain("[No exception triggered]");
     const check = github.find("POST", /\/check-runs$/)?.body as { conclusion: string; head_sha: string };
     expect(check).toMatchObject({ conclusion: "success", head_sha: sha });
-    // The installation token reaches git only through the environment, never the logs.
+    // The installation token reaches git only through the environment, never the logs, and is revoked after the job.
     expect(workerOutput).not.toContain("ghs_e2e");
+    expect(github.find("DELETE", /^\/installation\/token$/)).toBeDefined();
   });
 
   it("answers /explain with the audit of the pull request's change, as a reply to who asked", async () => {
@@ -156,7 +158,7 @@ describe("hypofix worker end to end", () => {
       requestedBy: "writer",
     });
     expect(summary).toEqual({ status: "explained" });
-    const reply = github.find("POST", /\/issues\/5\/comments$/)?.body as { body: string };
+    const reply = github.find("POST", /\/repos\/octo\/bank\/issues\/5\/comments$/)?.body as { body: string };
     // The heading opens the reply on its own line (GitHub renders it as a heading), then who asked.
     expect(reply.body).toMatch(/^### .*\n\nRequested by @writer\.\n/);
     // Exactly the prose claims of the title, the body and the commit message (read with marked).
