@@ -8,16 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HypofixJob } from "../../src/queue/job.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { LABEL_OWNER_PID, LABEL_SANDBOX } from "../../src/sandbox/reaper.js";
-import { FakeGitHub } from "../doubles/fake-github.js";
+import { FakeChecks } from "../doubles/fake-checks.js";
+import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
+import { GitBackedGitHub } from "../doubles/git-github.js";
 import { examplePayload } from "../github/payloads.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { RedisServer } from "../helpers/redis-server.js";
-import { FakeRepo } from "./fake-repo.js";
 
 /**
  * Faults against the running App: `hypofix serve --no-worker` as the receiver,
  * `hypofix worker` processes, a Redis of its own with AOF, a loopback fake GitHub
- * with state, the real Docker sandbox. Each scenario fixes a fresh commit of the
+ * backed by a real git repository (refs, fast-forward checks, pull requests and
+ * comments with state), the real Docker sandbox. Each scenario fixes a fresh commit of the
  * bundled example and must end with one pull request, one completed job, no 5xx on
  * any delivery and no leftover sandbox within 60 s. The table is printed at the end.
  */
@@ -59,8 +61,10 @@ describe("fault suite", () => {
   const rows: Row[] = [];
   const processes: ChildProcess[] = [];
   let queue: JobQueue;
-  let repo: FakeRepo;
+  let repo: GitBackedGitHub;
   let github: FakeGitHub;
+  /** Called once after a pull request was created (a scenario kills its worker there). */
+  let onPullRequest: (() => void) | undefined;
   let env: NodeJS.ProcessEnv;
   let output = "";
 
@@ -87,8 +91,29 @@ describe("fault suite", () => {
     git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
     git(origin, "add", ".");
     git(origin, "commit", "--quiet", "-m", "bank account with a failing test");
-    repo = new FakeRepo("octo", "bank", `file://${origin}`, git(origin, "rev-parse", "HEAD"));
-    github = new FakeGitHub(repo.route);
+    repo = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });
+    const checks = new FakeChecks();
+    github = new FakeGitHub((r: Recorded) => {
+      if (r.method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(r.path))
+        return { status: 201, body: { token: "ghs_faults", permissions: {} } };
+      if (r.method === "GET" && r.path === "/repos/octo/bank")
+        return {
+          status: 200,
+          body: { clone_url: `file://${origin}`, default_branch: "main", full_name: "octo/bank" },
+        };
+      const answer = repo.route(r) ?? checks.route(r);
+      if (
+        r.method === "POST" &&
+        r.path === "/repos/octo/bank/pulls" &&
+        answer?.status === 201 &&
+        onPullRequest
+      ) {
+        const hook = onPullRequest;
+        onPullRequest = undefined;
+        setTimeout(hook, 0);
+      }
+      return answer;
+    });
     const host = await github.start();
     env = {
       ...process.env,
@@ -121,6 +146,7 @@ describe("fault suite", () => {
     await queue?.close();
     await github?.stop();
     await redis.dispose();
+    repo?.dispose();
     rmSync(origin, { recursive: true, force: true });
     const table = [
       "| scenario | PRs | job state | 5xx deliveries | leftover containers | recovery |",
@@ -135,12 +161,18 @@ describe("fault suite", () => {
       writeFileSync(join(tmpdir(), "hypofix-faults-output.log"), output);
   });
 
-  /** A fresh failing commit (same bug, new sha) and its failed check_run delivery. */
+  /**
+   * A fresh failing commit (same bug, new sha) on a branch of its own, so each scenario
+   * has its own fix branch and pull request, and its failed check_run delivery.
+   */
   const failingCommit = (label: string) => {
+    const branch = `s-${label}`;
+    git(origin, "checkout", "--quiet", "-b", branch, "main");
     writeFileSync(join(origin, `NOTE-${label}.txt`), `${label}\n`);
     git(origin, "add", ".");
     git(origin, "commit", "--quiet", "-m", `note ${label}`);
     const sha = git(origin, "rev-parse", "HEAD");
+    git(origin, "checkout", "--quiet", "main");
     const payload = examplePayload<Record<string, Record<string, unknown>>>(
       "check_run",
       (p) => p.action === "completed" && (p.check_run as { conclusion: string }).conclusion === "failure",
@@ -149,7 +181,7 @@ describe("fault suite", () => {
     payload.check_run!.pull_requests = [];
     payload.check_run!.check_suite = {
       ...(payload.check_run!.check_suite as object),
-      head_branch: "main",
+      head_branch: branch,
       head_sha: sha,
     };
     payload.check_run!.app = { id: 999 };
@@ -160,7 +192,7 @@ describe("fault suite", () => {
       owner: { login: "octo" },
     };
     payload.installation = { id: 7 };
-    return { sha, body: JSON.stringify(payload) };
+    return { sha, branch, body: JSON.stringify(payload) };
   };
 
   const deliver = async (body: string, delivery: string = randomUUID()) => {
@@ -211,11 +243,12 @@ describe("fault suite", () => {
     while (sandboxes(pids).length > 0 && Date.now() < until) await sleep(1000);
     return sandboxes(pids).length;
   };
-  const prsFor = (sha: string) => repo.pulls.filter((p) => p.head.includes(sha.slice(0, 12))).length;
+  /** Pull requests Hypofix opened for the scenario's branch. */
+  const prsFor = (branch: string) => repo.pulls.filter((p) => p.base === branch).length;
 
   const record = async (
     scenario: string,
-    sha: string,
+    { sha, branch }: { sha: string; branch: string },
     statuses: number[],
     pids: (number | undefined)[],
     recovery: string,
@@ -223,7 +256,7 @@ describe("fault suite", () => {
     const state = await finished(sha);
     const row: Row = {
       scenario,
-      prs: prsFor(sha),
+      prs: prsFor(branch),
       state: `${state} (${(await jobsFor(sha)).length} job)`,
       fiveXX: statuses.filter((s) => s >= 500).length,
       leftover: await leftoverAfter(pids),
@@ -255,25 +288,24 @@ describe("fault suite", () => {
 
   it("worker SIGKILL mid-sandbox", async () => {
     const a = spawnHypofix("worker-a", ["worker"]);
-    const { sha, body } = failingCommit("kill-mid-sandbox");
+    const { sha, branch, body } = failingCommit("kill-mid-sandbox");
     const statuses = [await deliver(body)];
     await untilSandbox(a.pid);
     const t0 = Date.now();
     a.kill("SIGKILL");
     const b = spawnHypofix("worker-b", ["worker"]);
     const recovery = await retakenAfter(sha, t0);
-    await record("worker SIGKILL mid-sandbox", sha, statuses, [a.pid, b.pid], recovery);
+    await record("worker SIGKILL mid-sandbox", { sha, branch }, statuses, [a.pid, b.pid], recovery);
     b.kill("SIGTERM");
     await exited(b);
   });
 
   it("worker SIGKILL right after the pull request", async () => {
     const a = spawnHypofix("worker-a", ["worker"]);
-    const { sha, body } = failingCommit("kill-after-pr");
+    const { sha, branch, body } = failingCommit("kill-after-pr");
     let t0 = 0;
     let b: ChildProcess | undefined;
-    repo.onPullRequest = () => {
-      repo.onPullRequest = undefined;
+    onPullRequest = () => {
       t0 = Date.now();
       a.kill("SIGKILL");
       b = spawnHypofix("worker-b", ["worker"]);
@@ -281,7 +313,7 @@ describe("fault suite", () => {
     const statuses = [await deliver(body)];
     await waitFor("the pull request", () => t0 || undefined, 240_000);
     const recovery = await retakenAfter(sha, t0);
-    await record("worker SIGKILL right after the PR", sha, statuses, [a.pid, b?.pid], recovery);
+    await record("worker SIGKILL right after the PR", { sha, branch }, statuses, [a.pid, b?.pid], recovery);
     b?.kill("SIGTERM");
     if (b) await exited(b);
   });
@@ -289,7 +321,7 @@ describe("fault suite", () => {
   for (const outageMs of [5_000, 25_000]) {
     it(`Redis restart of ${outageMs / 1000} s mid-job`, async () => {
       const a = spawnHypofix("worker-a", ["worker"]);
-      const { sha, body } = failingCommit(`redis-${outageMs}`);
+      const { sha, branch, body } = failingCommit(`redis-${outageMs}`);
       const statuses = [await deliver(body)];
       await untilSandbox(a.pid);
       await redis.stop();
@@ -298,7 +330,13 @@ describe("fault suite", () => {
       const back = Date.now();
       await finished(sha);
       const recovery = `finished ${((Date.now() - back) / 1000).toFixed(1)} s after Redis was back`;
-      await record(`Redis restart ${outageMs / 1000} s (lock 15 s)`, sha, statuses, [a.pid], recovery);
+      await record(
+        `Redis restart ${outageMs / 1000} s (lock 15 s)`,
+        { sha, branch },
+        statuses,
+        [a.pid],
+        recovery,
+      );
       a.kill("SIGTERM");
       await exited(a);
     });
@@ -312,11 +350,11 @@ describe("fault suite", () => {
     if (limiterKeys.length > 0) await client.del(...limiterKeys);
     await sleep(IDLE_MS);
     const a = spawnHypofix("worker-a", ["worker"]);
-    const { sha, body } = failingCommit("idle");
+    const { sha, branch, body } = failingCommit("idle");
     const statuses = [await deliver(body)];
     await record(
       `webhook after ${IDLE_MS > 0 ? `${IDLE_MS / 1000} s` : "simulated 150 s"} idle`,
-      sha,
+      { sha, branch },
       statuses,
       [a.pid],
       `${limiterKeys.length} limiter keys in Redis`,
@@ -327,14 +365,14 @@ describe("fault suite", () => {
 
   it("burst of 20 redeliveries", async () => {
     const a = spawnHypofix("worker-a", ["worker"]);
-    const { sha, body } = failingCommit("burst");
+    const { sha, branch, body } = failingCommit("burst");
     const same = randomUUID();
     const statuses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => deliver(body, i % 2 === 0 ? same : randomUUID())),
     );
     await record(
       "burst of 20 redeliveries",
-      sha,
+      { sha, branch },
       statuses,
       [a.pid],
       `${(await jobsFor(sha)).length} job queued`,
@@ -345,7 +383,7 @@ describe("fault suite", () => {
 
   it("SIGTERM mid-job", async () => {
     const a = spawnHypofix("worker-a", ["worker"]);
-    const { sha, body } = failingCommit("sigterm");
+    const { sha, branch, body } = failingCommit("sigterm");
     const statuses = [await deliver(body)];
     await untilSandbox(a.pid);
     const t0 = Date.now();
@@ -355,7 +393,7 @@ describe("fault suite", () => {
     await finished(sha);
     await record(
       "SIGTERM mid-job",
-      sha,
+      { sha, branch },
       statuses,
       [a.pid, b.pid],
       `worker exit ${code} after ${((Date.now() - t0) / 1000).toFixed(1)} s to finish`,
