@@ -169,6 +169,8 @@ export function startWorker(options: WorkerOptions): HypofixWorker {
         if (stopped.why === "deadline") throw new UnrecoverableError(stopped.message);
         summary = { ...summary, status: "cancelled", reason: stopped.message };
       }
+      // A command refused to its commenter (no write access) takes no place in the quota, so readers cannot use it up.
+      if (summary.status === "refused" && quota.key) await redis.srem(quota.key, jobId);
       jobLog.info(summary, "job finished");
       return await finish(redis, keys, jobId, summary, jobLog);
     } finally {

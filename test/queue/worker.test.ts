@@ -148,6 +148,21 @@ describe("worker (real Redis)", () => {
     expect(await settle(other.id)).toEqual({ status: "no-fix" });
   });
 
+  it("does not count commands refused to their commenter against the quota", async () => {
+    await start(
+      async (job) => (job.requestedBy === "reader" ? { status: "refused" } : { status: "no-fix" }),
+      {
+        daily: 1,
+      },
+    );
+    for (const commentId of [1, 2, 3]) {
+      const refused = await queue.enqueue({ ...jobFor("spammed"), requestedBy: "reader", commentId });
+      expect(await settle(refused.id)).toEqual({ status: "refused" });
+    }
+    const writer = await queue.enqueue(jobFor("spammed"));
+    expect(await settle(writer.id)).toEqual({ status: "no-fix" });
+  });
+
   it("returns the outcome an earlier run recorded (its worker lost the lock) instead of running again", async () => {
     let runs = 0;
     await start(async () => {
