@@ -126,6 +126,12 @@ export class GitBackedGitHub {
     if (method === "GET" && (m = /^\/git\/commits\/([0-9a-f]{40})$/.exec(path))) {
       return { status: 200, body: this.commit(m[1]!) };
     }
+    if (method === "POST" && path === "/git/blobs") {
+      return {
+        status: 201,
+        body: { sha: this.git(["hash-object", "-w", "--stdin"], { input: String(body.content) }) },
+      };
+    }
     if (method === "POST" && path === "/git/trees") return { status: 201, body: { sha: this.tree(body) } };
     if (method === "POST" && path === "/git/commits") {
       const parents = (body.parents as string[]).flatMap((p) => ["-p", p]);
