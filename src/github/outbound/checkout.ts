@@ -6,6 +6,9 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
+/** Checkouts live in the system temp dir under this prefix (stale-checkouts.ts removes dead workers' ones). */
+export const CHECKOUT_PREFIX = "hypofix-checkout-";
+
 /** A file as the commit records it: what the host knows of repository content, never the working tree. */
 export interface TreeEntry {
   /** `100644`, `100755` (regular), `120000` (symlink), `160000` (submodule), `040000` (tree). */
@@ -85,7 +88,7 @@ export async function checkoutCommit(options: {
   token?: string;
   timeoutMs?: number;
 }): Promise<Checkout> {
-  const dir = await mkdtemp(join(tmpdir(), "hypofix-checkout-"));
+  const dir = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
   const timeout = options.timeoutMs ?? 300_000;
   const git = async (args: string[], env = gitEnv(), maxBuffer = 16 * 1024 * 1024) =>
     (await run("git", args, { cwd: dir, env, timeout, maxBuffer, encoding: "utf8" })).stdout;
