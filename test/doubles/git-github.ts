@@ -34,6 +34,8 @@ type Answer = { status: number; body: unknown };
 export class GitBackedGitHub {
   readonly pulls: Pull[] = [];
   readonly comments: IssueComment[] = [];
+  /** Check runs per commit, as CI reported them. */
+  readonly checkRuns = new Map<string, { name: string; status: string; conclusion: string | null }[]>();
   /** Forced ref updates GitHub accepted: Hypofix must never make one. */
   forcedUpdates = 0;
   private readonly scratch = mkdtempSync(join(tmpdir(), "hypofix-fakegh-"));
@@ -196,6 +198,13 @@ export class GitBackedGitHub {
       if (!c) return { status: 404, body: { message: "Not Found" } };
       c.body = String(body.body);
       return { status: 200, body: this.commentJson(c) };
+    }
+    if (method === "GET" && (m = /^\/commits\/([0-9a-f]{40})\/check-runs$/.exec(path))) {
+      const runs = this.checkRuns.get(m[1]!) ?? [];
+      return {
+        status: 200,
+        body: { total_count: runs.length, check_runs: runs.map((r, i) => ({ id: i + 1, ...r })) },
+      };
     }
     if (method === "GET" && (m = /^\/compare\/([0-9a-f]{40})\.\.\.([0-9a-f]{40})$/.exec(path))) {
       const [base, head] = [m[1]!, m[2]!];

@@ -128,14 +128,33 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
     expect(repo.github.forcedUpdates).toBe(0);
   });
 
-  it("a green run on an older commit leaves the pull request open; green after the failure closes it once", async () => {
+  it("green CI on an older commit, or a partly green one, leaves the pull request open; green closes it once", async () => {
     const note = "CI passed without this fix";
+    repo.github.checkRuns.set(s1, [{ name: "tests", status: "completed", conclusion: "success" }]);
     expect(
       await closeFixPullRequest(repo.octokit, ref, { baseBranch: "main", greenSha: s1, note }),
     ).toBeUndefined();
     expect(repo.github.pulls[0]!.state).toBe("open");
 
     const green = repo.commit({ "calc/more.py": "def sub(a, b):\n    return a - b\n" });
+    // One green check while another fails or still runs: CI has not turned green.
+    const lint = { name: "lint", status: "completed", conclusion: "success" };
+    for (const other of [
+      { name: "tests", status: "completed", conclusion: "failure" },
+      { name: "tests", status: "in_progress", conclusion: null },
+    ]) {
+      repo.github.checkRuns.set(green, [lint, other]);
+      expect(
+        await closeFixPullRequest(repo.octokit, ref, { baseBranch: "main", greenSha: green, note }),
+      ).toBeUndefined();
+      expect(repo.github.pulls[0]!.state).toBe("open");
+    }
+    // Every check passed (Hypofix's own, neutral, does not count either way).
+    repo.github.checkRuns.set(green, [
+      lint,
+      { name: "tests", status: "completed", conclusion: "success" },
+      { name: "Hypofix", status: "completed", conclusion: "neutral" },
+    ]);
     const closed = await closeFixPullRequest(repo.octokit, ref, {
       baseBranch: "main",
       greenSha: green,

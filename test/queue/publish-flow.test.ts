@@ -132,6 +132,7 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
 
   it("green CI on the branch closes the pull request with one comment; a re-run does nothing more", async () => {
     const green = repo.commit({ "calc/ops.py": FIXED.replace("add", "plus") });
+    repo.github.checkRuns.set(green, [{ name: "tests", status: "completed", conclusion: "success" }]);
     const job = { kind: "ci-green" as const, headSha: green, headBranch: "feature" };
     expect(await run(job)).toEqual({ status: "closed", pullRequest: number });
     expect(repo.github.pulls[0]!.state).toBe("closed");

@@ -277,10 +277,24 @@ async function includes(
   return data.status === "ahead" || data.status === "identical";
 }
 
+const PASSED = new Set(["success", "neutral", "skipped"]);
+
+/**
+ * Whether every check on `sha` (Hypofix's own aside) has completed and passed: one
+ * green check run or workflow among others says nothing while the rest fail or run.
+ */
+async function ciPassed(octokit: GitHubClient, repo: RepoRef, sha: string): Promise<boolean> {
+  const runs = (
+    await octokit.paginate(octokit.rest.checks.listForRef, { ...repo, ref: sha, per_page: 100 })
+  ).filter((r) => r.name !== "Hypofix");
+  return runs.length > 0 && runs.every((r) => r.status === "completed" && PASSED.has(r.conclusion ?? ""));
+}
+
 /**
  * The failing branch's CI passed at `greenSha` without our fix: our open pull
  * request for it is closed, with a comment saying why. Nothing happens when there is
- * none, when it is not ours, or when the green commit is older than the failure it fixes.
+ * none, when it is not ours, when the green commit is older than the failure it fixes,
+ * or while any other check on it has not passed.
  */
 export async function closeFixPullRequest(
   octokit: GitHubClient,
@@ -291,6 +305,7 @@ export async function closeFixPullRequest(
   const recorded = pr && recordedFix(pr.body);
   if (!pr || !recorded) return undefined;
   if (!(await includes(octokit, repo, recorded.base, options.greenSha))) return undefined;
+  if (!(await ciPassed(octokit, repo, options.greenSha))) return undefined;
   await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note);
   await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
   return { number: pr.number, url: pr.url };
