@@ -121,7 +121,8 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     const { result } = outcome;
     const title = `Hypofix: ${result.status}`;
-    // Comment keys make every post once per job: a retry finds its earlier comment. A new /fix is a new post.
+    // Keyed comments are posted once: a retry finds its earlier one. A new /fix gets a new report;
+    // the pointer to our fix PR is one comment per PR, however often the PR is updated.
     const runKey = `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
     if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request") {
       const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
@@ -140,7 +141,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
           summary: `${text(result.reason)}\n\n${pr.url}`,
           detailsUrl: pr.url,
         });
-        if (job.prNumber) await host.comment(job.prNumber, proposedNote(pr.number), `fix:${runKey}`);
+        if (job.prNumber) await host.comment(job.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
         return { status: result.status, pullRequest: pr.number, publish: pr.action };
       }
       context.log.warn({ branch: pr.branch }, pr.reason);

@@ -293,17 +293,20 @@ async function ciPassed(octokit: GitHubClient, repo: RepoRef, sha: string): Prom
 /**
  * The failing branch's CI passed at `greenSha` without our fix: our open pull
  * request for it is closed, with a comment saying why. Nothing happens when there is
- * none, when it is not ours, when the green commit is older than the failure it fixes,
- * or while any other check on it has not passed.
+ * none, when it is not ours, when someone else pushed to its branch, when the green
+ * commit is older than the failure it fixes, or while any other check on it has not passed.
  */
 export async function closeFixPullRequest(
   octokit: GitHubClient,
   repo: RepoRef,
   options: { baseBranch: string; greenSha: string; note: string },
 ): Promise<{ number: number; url: string } | undefined> {
-  const pr = await openPullFrom(octokit, repo, fixBranch(options.baseBranch));
+  const branch = fixBranch(options.baseBranch);
+  const pr = await openPullFrom(octokit, repo, branch);
   const recorded = pr && recordedFix(pr.body);
   if (!pr || !recorded) return undefined;
+  // Someone pushed to our branch: the pull request is partly theirs now, and theirs to close.
+  if ((await branchHead(octokit, repo, branch)) !== recorded.head) return undefined;
   if (!(await includes(octokit, repo, recorded.base, options.greenSha))) return undefined;
   if (!(await ciPassed(octokit, repo, options.greenSha))) return undefined;
   await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note);
