@@ -16,7 +16,7 @@ import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
-import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
+import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
@@ -116,6 +116,8 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         log: request.context.log,
         ...(request.repository ? { repository: request.repository } : {}),
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
+        ...(request.onPhase ? { onPhase: request.onPhase } : {}),
+        signal: request.context.signal,
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
     },
@@ -167,10 +169,12 @@ export async function runWorker(concurrency: number): Promise<void> {
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
   const probot = createAppProbot(config, log, false);
+  const deps = workerDeps(probot, config, log);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
-    processor: createJobProcessor(workerDeps(probot, config, log)),
+    processor: createJobProcessor(deps),
+    onFinalFailure: createFinalFailureHook(deps),
     log,
     concurrency,
     deadlineMs: config.env.HYPOFIX_JOB_DEADLINE_MS,
