@@ -179,6 +179,27 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
   });
 });
 
+describe("a refusal that is not a race", () => {
+  const repo = new FixRepo();
+  beforeAll(() => repo.start());
+  afterAll(() => repo.dispose());
+
+  it("is the answer: no second attempt, no loop", async () => {
+    const s1 = repo.head("main");
+    // `hypofix/nested/x` exists, so git cannot create `hypofix/nested` (a ref cannot also be a folder).
+    git(repo.origin, "update-ref", "refs/heads/hypofix/nested/x", s1);
+    const before = repo.server.requests.length;
+    const fix = await repo.fix(s1, diffOf("calc/ops.py", BUGGY, FIXED), { baseBranch: "nested" });
+    await expect(publishFix(repo.octokit, { owner: "octo", repo: "calc" }, fix)).rejects.toMatchObject({
+      status: 422,
+    });
+    const refs = repo.server.requests
+      .slice(before)
+      .filter((r) => r.method === "POST" && r.path.endsWith("/git/refs"));
+    expect(refs).toHaveLength(1);
+  });
+});
+
 describe("fitBody", () => {
   it("keeps short bodies and cuts long ones under GitHub's limit with a note", () => {
     expect(fitBody("short")).toBe("short");

@@ -172,7 +172,8 @@ export async function publishFix(
       try {
         await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit });
       } catch (err) {
-        if (status(err) === 422) continue;
+        // Someone created the branch meanwhile: look again. Any other refusal is the answer.
+        if (status(err) === 422 && (await branchHead(octokit, repo, branch)) !== undefined) continue;
         throw err;
       }
     } else {
@@ -192,7 +193,7 @@ export async function publishFix(
         try {
           await octokit.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha: commit, force: false });
         } catch (err) {
-          if (status(err) === 422) continue;
+          if (status(err) === 422 && (await branchHead(octokit, repo, branch)) !== head) continue;
           throw err;
         }
       }
@@ -218,7 +219,7 @@ export async function publishFix(
       return { number: created.number, url: created.html_url, branch, commit, action: "opened" };
     } catch (err) {
       // "A pull request already exists": another run opened it meanwhile; the next pass finds it.
-      if (status(err) === 422) continue;
+      if (status(err) === 422 && (await openPullFrom(octokit, repo, branch)) !== undefined) continue;
       throw err;
     }
   }
