@@ -21,6 +21,8 @@ interface IssueComment {
   issue: number;
   body: string;
   user: { login: string; type: "Bot" | "User" };
+  /** The App a comment was made through, if any. */
+  app?: number;
 }
 
 type Answer = { status: number; body: unknown };
@@ -45,6 +47,8 @@ export class GitBackedGitHub {
     /** A git directory (bare or not) holding the repository's objects and refs. */
     readonly gitDir: string,
     readonly repo = { owner: "octo", name: "calc" },
+    /** The App whose installation token makes the requests (its comments carry this id). */
+    readonly appId = 1,
   ) {}
 
   git(args: string[], options: { input?: string; env?: Record<string, string> } = {}): string {
@@ -64,8 +68,8 @@ export class GitBackedGitHub {
   }
 
   /** A comment by someone else, as GitHub would list it. */
-  addComment(issue: number, body: string, user: IssueComment["user"]): void {
-    this.comments.push({ id: this.nextId++, issue, body, user });
+  addComment(issue: number, body: string, user: IssueComment["user"], app?: number): void {
+    this.comments.push({ id: this.nextId++, issue, body, user, ...(app === undefined ? {} : { app }) });
   }
 
   /** The branch's head, or undefined. */
@@ -189,6 +193,7 @@ export class GitBackedGitHub {
         issue: Number(m[1]),
         body: String(body.body),
         user: { login: BOT.name, type: "Bot" },
+        app: this.appId,
       };
       this.comments.push(c);
       return { status: 201, body: this.commentJson(c) };
@@ -289,6 +294,12 @@ export class GitBackedGitHub {
   }
 
   private commentJson(c: IssueComment) {
-    return { id: c.id, body: c.body, user: c.user, html_url: `https://github.example/c/${c.id}` };
+    return {
+      id: c.id,
+      body: c.body,
+      user: c.user,
+      performed_via_github_app: c.app === undefined ? null : { id: c.app },
+      html_url: `https://github.example/c/${c.id}`,
+    };
   }
 }

@@ -92,6 +92,21 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
     await expect(upsertComment(repo.octokit, ref, 41, "fix --> <b>", "x")).rejects.toThrow(/not a plain key/);
   });
 
+  it("with its App id known, tells its own comments from another App's bot quoting the marker", async () => {
+    const actions = { login: "github-actions[bot]", type: "Bot" as const };
+    repo.github.addComment(42, "echo <!-- hypofix:comment report:abc -->", actions, 15368);
+    const ours = await upsertComment(repo.octokit, ref, 42, "report:abc", "the report", repo.github.appId);
+    expect(ours.action).toBe("posted");
+    expect(
+      await upsertComment(repo.octokit, ref, 42, "report:abc", "the report", repo.github.appId),
+    ).toMatchObject({
+      action: "unchanged",
+    });
+    expect(repo.github.comments.filter((c) => c.issue === 42)).toHaveLength(2);
+    // The other side: without the App id any bot counts, and the workflow's comment would be taken for ours.
+    expect((await upsertComment(repo.octokit, ref, 42, "report:abc", "the report")).url).not.toBe(ours.url);
+  });
+
   let s2 = "";
   let second: PublishedFix;
   it("a second failure of the same branch moves the same pull request to a new fix, by fast-forward", async () => {

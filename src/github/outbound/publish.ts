@@ -233,9 +233,20 @@ const commentMark = (key: string) => {
 };
 
 /**
+ * Whether a listed comment is Hypofix's own: made through our App when its id is known
+ * (another App's bot, e.g. a workflow's, could quote our marker), else made by a bot.
+ */
+export function ownComment(
+  c: { user?: { type?: string } | null; performed_via_github_app?: { id?: number } | null },
+  appId: number | undefined,
+): boolean {
+  return appId !== undefined ? c.performed_via_github_app?.id === appId : c.user?.type === "Bot";
+}
+
+/**
  * Posts a comment once per key: a re-run finds its earlier comment by the hidden
  * marker and leaves it (or updates it when the text changed) instead of posting again.
- * Only a bot's comment counts, so a user cannot quote the marker to silence Hypofix.
+ * Only our own comment counts, so nobody can quote the marker to silence Hypofix.
  */
 export async function upsertComment(
   octokit: GitHubClient,
@@ -243,6 +254,7 @@ export async function upsertComment(
   issueNumber: number,
   key: string,
   text: string,
+  appId?: number,
 ): Promise<{ url: string; action: "posted" | "updated" | "unchanged" }> {
   const mark = commentMark(key);
   const body = `${fitBody(text)}\n\n${mark}\n`;
@@ -252,7 +264,7 @@ export async function upsertComment(
       issue_number: issueNumber,
       per_page: 100,
     })
-  ).find((c) => c.user?.type === "Bot" && (c.body ?? "").includes(mark));
+  ).find((c) => ownComment(c, appId) && (c.body ?? "").includes(mark));
   if (existing) {
     if (existing.body === body) return { url: existing.html_url, action: "unchanged" };
     await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
@@ -301,6 +313,7 @@ export async function closeFixPullRequest(
   octokit: GitHubClient,
   repo: RepoRef,
   options: { baseBranch: string; greenSha: string; note: string },
+  appId?: number,
 ): Promise<{ number: number; url: string } | undefined> {
   const branch = fixBranch(options.baseBranch);
   const pr = await openPullFrom(octokit, repo, branch);
@@ -310,7 +323,7 @@ export async function closeFixPullRequest(
   if ((await branchHead(octokit, repo, branch)) !== recorded.head) return undefined;
   if (!(await includes(octokit, repo, recorded.base, options.greenSha))) return undefined;
   if (!(await ciPassed(octokit, repo, options.greenSha))) return undefined;
-  await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note);
+  await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note, appId);
   await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
   return { number: pr.number, url: pr.url };
 }
