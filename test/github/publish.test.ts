@@ -215,6 +215,18 @@ describe("a refusal that is not a race", () => {
   });
 });
 
+describe("recordedFix", () => {
+  it("reads the marker that ends the body, not one quoted earlier in a code block", () => {
+    const [a, b, c, d] = ["a", "b", "c", "d"].map((x) => x.repeat(40));
+    const quoted = `\`\`\`\n<!-- hypofix:fix head=${a} base=${b} -->\n\`\`\`\n`;
+    expect(recordedFix(`${quoted}\n<!-- hypofix:fix head=${c} base=${d} -->\n`)).toEqual({
+      head: c,
+      base: d,
+    });
+    expect(recordedFix("no marker")).toBeUndefined();
+  });
+});
+
 describe("fitBody", () => {
   it("keeps short bodies and cuts long ones under GitHub's limit with a note", () => {
     expect(fitBody("short")).toBe("short");

@@ -62,14 +62,21 @@ const trailerOf = (message: string) => new RegExp(`^${TRAILER}: ([0-9a-f]{40})$`
  * Hidden, inert markers in what Hypofix posts: HTML comments whose content is only
  * our own fixed words and hex ids, so they find our posts again and render as nothing.
  */
-const PR_MARK = /<!-- hypofix:fix head=([0-9a-f]{40}) base=([0-9a-f]{40}) -->/;
+const PR_MARK = /<!-- hypofix:fix head=([0-9a-f]{40}) base=([0-9a-f]{40}) -->/g;
 const prMark = (head: string, base: string) => `<!-- hypofix:fix head=${head} base=${base} -->`;
 
-/** What our pull request's body records: the fix commit it shows and the failing commit that fix is for. */
+/**
+ * What our pull request's body records: the fix commit it shows and the failing commit
+ * that fix is for. The last marker is ours (it ends the body); an earlier one can only
+ * be quoted text, such as a diff or test output in a code block.
+ */
 export function recordedFix(body: string | null | undefined): { head: string; base: string } | undefined {
-  const m = PR_MARK.exec(body ?? "");
+  const m = [...(body ?? "").matchAll(PR_MARK)].at(-1);
   return m ? { head: m[1]!, base: m[2]! } : undefined;
 }
+
+/** A title as one line: repository text in it (function and test names) cannot add lines, such as a trailer. */
+const oneLine = (title: string) => title.replace(/\s+/g, " ").trim();
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
@@ -137,7 +144,7 @@ async function createFixCommit(
   });
   const { data: commit } = await octokit.rest.git.createCommit({
     ...repo,
-    message: `${fix.title}\n\n${TRAILER}: ${fix.baseSha}\n`,
+    message: `${oneLine(fix.title)}\n\n${TRAILER}: ${fix.baseSha}\n`,
     tree: tree.sha,
     parents,
   });
@@ -204,7 +211,7 @@ export async function publishFix(
         return { number: pr.number, url: pr.url, branch, commit, action: "unchanged" };
       }
       // The branch moved to our commit (now, or in a run that stopped before saying so): the PR says so.
-      await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, title: fix.title, body });
+      await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, title: oneLine(fix.title), body });
       return { number: pr.number, url: pr.url, branch, commit, action: "updated" };
     }
     try {
@@ -212,7 +219,7 @@ export async function publishFix(
         ...repo,
         head: branch,
         base: fix.baseBranch,
-        title: fix.title,
+        title: oneLine(fix.title),
         body,
         maintainer_can_modify: true,
       });
