@@ -261,7 +261,8 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     context.signal.throwIfAborted();
     const { result } = outcome;
-    // Comment keys make every post once per job: a retry finds its earlier comment. A new /fix is a new post.
+    // Keyed comments are posted once: a retry finds its earlier one. A new /fix gets a new report;
+    // the pointer to our fix PR is one comment per PR, however often the PR is updated.
     const runKey = `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
     if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !fork) {
       const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
@@ -277,7 +278,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
         await check.conclude("success", `Validated fix proposed in #${pr.number}`, `${result.reason}:`, {
           link: { label: `#${pr.number}`, url: pr.url },
         });
-        if (job.prNumber) await host.comment(job.prNumber, proposedNote(pr.number), `fix:${runKey}`);
+        if (job.prNumber) await host.comment(job.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
         return { status: result.status, pullRequest: pr.number, publish: pr.action };
       }
       context.log.warn({ branch: pr.branch }, pr.reason);
