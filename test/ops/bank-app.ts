@@ -11,39 +11,54 @@ export const REPO = { owner: "octo", name: "bank" } as const;
 export const INSTALLATION = 7;
 
 /**
- * The bundled bank-account example as a GitHub repository on loopback: a real git
- * origin, GitHub's Git Data / pulls / comments API backed by it (GitBackedGitHub),
- * and the App routes a worker calls. For the ops tests and benchmarks.
+ * The bundled bank-account example as GitHub repositories on loopback (`octo/bank`,
+ * or `octo/bank-0` … for several): real git origins, GitHub's Git Data / pulls /
+ * comments API backed by them (GitBackedGitHub), and the App routes a worker
+ * calls. For the ops tests and benchmarks.
  */
 export class BankApp {
-  readonly origin = mkdtempSync(join(tmpdir(), "hypofix-bank-"));
   readonly privateKey = appPrivateKey();
-  readonly sha: string;
-  readonly gitHub: GitBackedGitHub;
+  readonly repos: { name: string; origin: string; sha: string; gitHub: GitBackedGitHub }[];
   readonly github: FakeGitHub;
   host = "";
 
-  constructor(root = process.cwd()) {
-    cpSync(join(root, "examples/bank-account"), this.origin, { recursive: true });
-    git(this.origin, "init", "--quiet", "--initial-branch=main");
-    git(this.origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-    git(this.origin, "add", ".");
-    git(this.origin, "commit", "--quiet", "-m", "bank account with a failing test");
-    this.sha = git(this.origin, "rev-parse", "HEAD");
-    this.gitHub = new GitBackedGitHub(this.origin, REPO);
-    this.github = new FakeGitHub((r: Recorded) => {
-      const routes: [string, RegExp, unknown][] = [
-        [
-          "POST",
-          new RegExp(`^/app/installations/${INSTALLATION}/access_tokens$`),
-          { token: "ghs_ops", permissions: {} },
-        ],
-        ["GET", /^\/repos\/octo\/bank$/, { clone_url: `file://${this.origin}`, default_branch: "main" }],
-        ["POST", /\/check-runs$/, { id: 1 }],
-      ];
-      const hit = routes.find(([m, p]) => m === r.method && p.test(r.path));
-      return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : this.gitHub.route(r);
+  constructor(count = 1, root = process.cwd()) {
+    this.repos = Array.from({ length: count }, (_, i) => {
+      const name = count === 1 ? REPO.name : `${REPO.name}-${i}`;
+      const origin = mkdtempSync(join(tmpdir(), `hypofix-${name}-`));
+      cpSync(join(root, "examples/bank-account"), origin, { recursive: true });
+      git(origin, "init", "--quiet", "--initial-branch=main");
+      git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
+      git(origin, "add", ".");
+      git(origin, "commit", "--quiet", "-m", `${name}: bank account with a failing test`);
+      const sha = git(origin, "rev-parse", "HEAD");
+      return { name, origin, sha, gitHub: new GitBackedGitHub(origin, { owner: REPO.owner, name }) };
     });
+    this.github = new FakeGitHub((r: Recorded) => {
+      if (r.method === "POST" && r.path === `/app/installations/${INSTALLATION}/access_tokens`)
+        return { status: 201, body: { token: "ghs_ops", permissions: {} } };
+      if (r.method === "POST" && r.path.endsWith("/check-runs")) return { status: 201, body: { id: 1 } };
+      for (const repo of this.repos) {
+        if (r.method === "GET" && r.path === `/repos/${REPO.owner}/${repo.name}`)
+          return { status: 200, body: { clone_url: `file://${repo.origin}`, default_branch: "main" } };
+        const answer = repo.gitHub.route(r);
+        if (answer) return answer;
+      }
+      return undefined;
+    });
+  }
+
+  get sha(): string {
+    return this.repos[0]!.sha;
+  }
+
+  get gitHub(): GitBackedGitHub {
+    return this.repos[0]!.gitHub;
+  }
+
+  /** Pull requests opened across all repositories. */
+  get pulls(): number {
+    return this.repos.reduce((n, r) => n + r.gitHub.pulls.length, 0);
   }
 
   async start(): Promise<string> {
@@ -51,13 +66,14 @@ export class BankApp {
     return this.host;
   }
 
-  /** A failed CI run of the head commit on main, as the webhook handler queues it. */
-  job(): Record<string, unknown> {
+  /** A failed CI run of the head commit on main of repository `i`, as the webhook handler queues it. */
+  job(i = 0): Record<string, unknown> {
+    const repo = this.repos[i]!;
     return {
       kind: "ci-failure",
       installationId: INSTALLATION,
-      repo: REPO,
-      headSha: this.sha,
+      repo: { owner: REPO.owner, name: repo.name },
+      headSha: repo.sha,
       headBranch: "main",
     };
   }
@@ -81,8 +97,10 @@ export class BankApp {
 
   async close(): Promise<void> {
     await this.github.stop();
-    this.gitHub.dispose();
-    rmSync(this.origin, { recursive: true, force: true });
+    for (const repo of this.repos) {
+      repo.gitHub.dispose();
+      rmSync(repo.origin, { recursive: true, force: true });
+    }
   }
 }
 
