@@ -17,7 +17,7 @@ import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { metrics } from "./metrics.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
-import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
+import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
@@ -118,6 +118,8 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         log: request.context.log,
         ...(request.repository ? { repository: request.repository } : {}),
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
+        ...(request.onPhase ? { onPhase: request.onPhase } : {}),
+        signal: request.context.signal,
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
       metrics.recordResult(outcome.result);
@@ -175,11 +177,13 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
   const probot = createAppProbot(config, log, false);
-  const processor = createJobProcessor(workerDeps(probot, config, log));
+  const deps = workerDeps(probot, config, log);
+  const processor = createJobProcessor(deps);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
     processor: (job, context) => metrics.job(job.kind, () => processor(job, context)),
+    onFinalFailure: createFinalFailureHook(deps),
     log,
     concurrency,
     deadlineMs: config.env.HYPOFIX_JOB_DEADLINE_MS,

@@ -247,8 +247,8 @@ export class GitBackedGitHub {
     const lines = header.split("\n");
     const person = (kind: string) => {
       const line = lines.find((l) => l.startsWith(`${kind} `)) ?? "";
-      const [, name = "", email = ""] = /^\w+ (.*) <(.*)> /.exec(line) ?? [];
-      return { name, email };
+      const [, name = "", email = "", seconds = "0"] = /^\w+ (.*) <(.*)> (\d+) /.exec(line) ?? [];
+      return { name, email, date: new Date(Number(seconds) * 1000).toISOString() };
     };
     return {
       sha,
