@@ -261,21 +261,20 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     context.signal.throwIfAborted();
     const { result } = outcome;
-    if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !fork) {
-      const pr = await host.openFixPullRequest({
-        baseSha: job.headSha,
-        baseBranch: await fixBase(host, job, run.pr),
-        files: await patchedFiles(checkout.dir, outcome.patch),
-        title: fixTitle(result),
-        body: outcome.report,
-      });
+    const published = await publishOutcome(host, outcome, checkout.dir, {
+      headSha: job.headSha,
+      baseBranch: () => fixBase(host, job, run.pr),
+      mode: repoConfig.mode,
+      fork,
+      ...(job.prNumber ? { prNumber: job.prNumber } : {}),
+    });
+    const pr = published.pullRequest;
+    if (pr) {
       await check.conclude("success", `Validated fix proposed in #${pr.number}`, `${result.reason}:`, {
         link: { label: `#${pr.number}`, url: pr.url },
       });
-      if (job.prNumber) await host.comment(job.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
       return { status: result.status, pullRequest: pr.number };
     }
-    if (job.prNumber) await host.comment(job.prNumber, outcome.report);
     await check.conclude(CONCLUSION[result.status], `Hypofix: ${result.status}`, result.reason, {
       report: outcome.report,
     });
@@ -283,6 +282,47 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   } finally {
     await checkout.dispose();
   }
+}
+
+/** Where and how a finished fix run is published. */
+export interface PublishTarget {
+  /** The failing commit the patch applies to. */
+  headSha: string;
+  /** The branch a fix pull request targets, asked only when one is opened. */
+  baseBranch: () => Promise<string>;
+  /** The failing pull request: it gets a pointer to the fix, or the report. */
+  prNumber?: number;
+  mode: RepoConfig["mode"];
+  /** A fork's head: never a branch or a pull request. */
+  fork: boolean;
+}
+
+/**
+ * Publishes a fix run as the App does: a validated fix becomes a pull request
+ * (not for a fork's head, not in comment mode) with a pointer on the failing
+ * pull request; anything else is the report as a comment on it.
+ */
+export async function publishOutcome(
+  host: RepoHost,
+  outcome: { result: Result; report: string; patch: string },
+  repoDir: string,
+  target: PublishTarget,
+): Promise<{ pullRequest?: { number: number; url: string; branch: string } }> {
+  const { result } = outcome;
+  if (result.status === "fixed" && outcome.patch && target.mode === "pull-request" && !target.fork) {
+    const pr = await host.openFixPullRequest({
+      baseSha: target.headSha,
+      baseBranch: await target.baseBranch(),
+      files: await patchedFiles(repoDir, outcome.patch),
+      title: fixTitle(result),
+      body: outcome.report,
+    });
+    if (target.prNumber)
+      await host.comment(target.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
+    return { pullRequest: pr };
+  }
+  if (target.prNumber) await host.comment(target.prNumber, outcome.report);
+  return {};
 }
 
 function fixTitle(result: Result): string {
