@@ -164,14 +164,18 @@ async function fixRemote(
       log,
     });
     if (opts.openPr) {
-      const published = await publishOutcome(host, outcome, checkout.dir, {
+      const published = await publishOutcome(host, outcome, checkout, {
         headSha: failure.headSha,
         baseBranch: async () => failure.baseBranch,
-        mode: repoConfig.mode,
+        repoConfig,
         fork: failure.fork,
+        runKey: failure.headSha,
         ...(failure.prNumber !== undefined ? { prNumber: failure.prNumber } : {}),
       });
-      if (published.pullRequest) progress(`publish: opened ${published.pullRequest.url}`);
+      if (published.pullRequest) {
+        progress(`publish: ${published.pullRequest.action} ${published.pullRequest.url}`);
+      }
+      if (published.blocked) progress(`publish: ${published.blocked.reason}`);
       else if (failure.prNumber !== undefined)
         progress(`publish: commented on pull request ${failure.prNumber}`);
       if (failure.fork && outcome.result.status === "fixed")

@@ -1,14 +1,16 @@
-import { applyPatch, parsePatch } from "diff";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Logger } from "pino";
+import { patchedFiles } from "../github/outbound/patched-files.js";
 import { canTrigger } from "../github/outbound/permission.js";
+import type { Checkout } from "../github/outbound/checkout.js";
+import type { BlockedFix, PublishedFix } from "../github/outbound/publish.js";
 import type { PullRequestInfo, RepoHost } from "../github/outbound/repo-host.js";
 import { configProblemReply, refusalMarker, refusalReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
+import { blockedNote, proposedNote } from "../report/fix-notes.js";
 import type { RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
+import { greenJob } from "./green.js";
 import { abortReason, JobCheck, type Conclusion } from "./job-check.js";
 import { jobIdFor, type HypofixJob } from "./job.js";
 import type { JobContext, JobProcessor } from "./worker.js";
@@ -46,20 +48,6 @@ export interface ProcessorDeps {
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
 }
 
-/** New contents of every file a unified diff changes, read from the checkout it applies to. */
-export async function patchedFiles(repoDir: string, patch: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  for (const filePatch of parsePatch(patch)) {
-    const path = (filePatch.newFileName ?? filePatch.oldFileName ?? "").replace(/^b\//, "");
-    if (!path || path === "/dev/null") continue;
-    const before = await readFile(join(repoDir, path), "utf8");
-    const after = applyPatch(before, filePatch);
-    if (after === false) throw new Error(`the patch does not apply to ${path}`);
-    files[path] = after;
-  }
-  return files;
-}
-
 const CONCLUSION: Record<Result["status"], Conclusion> = {
   fixed: "success",
   "no-fix": "neutral",
@@ -82,60 +70,74 @@ function checkKey(job: HypofixJob): string {
 export function createJobProcessor(deps: ProcessorDeps): JobProcessor {
   return async (job, context) => {
     const host = await deps.connect(job.installationId, { owner: job.repo.owner, repo: job.repo.name });
-    if (job.kind === "ci-green")
-      return { status: "ignored", reason: "no open Hypofix pull request to close here" };
-    let pr: PullRequestInfo | undefined;
-    if (job.trigger === "command") {
-      const admitted = await admitCommand(job, host, context.log);
-      if ("refused" in admitted) return { status: "refused", reason: admitted.refused };
-      pr = admitted.pr;
-    } else if (job.prNumber !== undefined) {
-      pr = await host.pullRequest(job.prNumber);
-    }
-    const headSha = pr && job.trigger === "command" ? pr.headSha : job.headSha;
-    if (!headSha) throw new UserError("the job names no head commit");
-    const resolved: ResolvedJob = { ...job, headSha };
-    const fork = isFork(job, pr);
-    // Cancelled before anything was shown on the commit: nothing to conclude.
-    if (context.signal.aborted) return { status: "cancelled", reason: abortReason(context.signal) };
-
-    const lookup = await host.repoConfig();
-    const check = new JobCheck(host, headSha, checkKey(job), context.log);
-    if ("problem" in lookup) {
-      context.log.warn({ problem: lookup.problem }, "invalid repository configuration");
-      await check.conclude("action_required", "Hypofix configuration is invalid", lookup.problem);
-      if (job.trigger === "command" && job.prNumber) {
-        await host.comment(job.prNumber, configProblemReply(lookup.problem));
-      }
-      return { status: "bad-config", reason: lookup.problem };
-    }
-    if (fork && lookup.config.forks === "off") {
-      context.log.info("fork head, and forks: off");
-      return { status: "skipped", reason: "the head commit is a fork's (forks: off)" };
-    }
-
-    await check.start();
-    const run: JobRun = { job: resolved, context, deps, host, check, repoConfig: lookup.config, fork, pr };
     try {
-      context.signal.throwIfAborted();
-      return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
-    } catch (err) {
-      if (context.signal.aborted) {
-        const reason = abortReason(context.signal);
-        await check.conclude("cancelled", "Hypofix stopped", reason);
-        return { status: "cancelled", reason };
-      }
-      const message =
-        err instanceof UserError ? err.oneLine() : err instanceof Error ? err.message : String(err);
-      if (err instanceof UserError) {
-        await check.conclude("failure", "Hypofix cannot run this job", message);
-      } else {
-        check.phase("attempt", `attempt ${context.attempt} failed: ${message}; retried if attempts remain`);
-        await check.settled();
-      }
-      throw err;
+      return await processJob(job, context, deps, host);
+    } finally {
+      await host
+        .dispose()
+        .catch((err: unknown) => context.log.warn({ err: String(err) }, "could not revoke the token"));
     }
   };
+}
+
+async function processJob(
+  job: HypofixJob,
+  context: JobContext,
+  deps: ProcessorDeps,
+  host: RepoHost,
+): Promise<Record<string, unknown>> {
+  if (job.kind === "ci-green") return greenJob(host, job);
+  let pr: PullRequestInfo | undefined;
+  if (job.trigger === "command") {
+    const admitted = await admitCommand(job, host, context.log);
+    if ("refused" in admitted) return { status: "refused", reason: admitted.refused };
+    pr = admitted.pr;
+  } else if (job.prNumber !== undefined) {
+    pr = await host.pullRequest(job.prNumber);
+  }
+  const headSha = pr && job.trigger === "command" ? pr.headSha : job.headSha;
+  if (!headSha) throw new UserError("the job names no head commit");
+  const resolved: ResolvedJob = { ...job, headSha };
+  const fork = isFork(job, pr);
+  // Cancelled before anything was shown on the commit: nothing to conclude.
+  if (context.signal.aborted) return { status: "cancelled", reason: abortReason(context.signal) };
+
+  const lookup = await host.repoConfig();
+  const check = new JobCheck(host, headSha, checkKey(job), context.log);
+  if ("problem" in lookup) {
+    context.log.warn({ problem: lookup.problem }, "invalid repository configuration");
+    await check.conclude("action_required", "Hypofix configuration is invalid", lookup.problem);
+    if (job.trigger === "command" && job.prNumber) {
+      await host.comment(job.prNumber, configProblemReply(lookup.problem));
+    }
+    return { status: "bad-config", reason: lookup.problem };
+  }
+  if (fork && lookup.config.forks === "off") {
+    context.log.info("fork head, and forks: off");
+    return { status: "skipped", reason: "the head commit is a fork's (forks: off)" };
+  }
+
+  await check.start();
+  const run: JobRun = { job: resolved, context, deps, host, check, repoConfig: lookup.config, fork, pr };
+  try {
+    context.signal.throwIfAborted();
+    return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
+  } catch (err) {
+    if (context.signal.aborted) {
+      const reason = abortReason(context.signal);
+      await check.conclude("cancelled", "Hypofix stopped", reason);
+      return { status: "cancelled", reason };
+    }
+    const message =
+      err instanceof UserError ? err.oneLine() : err instanceof Error ? err.message : String(err);
+    if (err instanceof UserError) {
+      await check.conclude("failure", "Hypofix cannot run this job", message);
+    } else {
+      check.phase("attempt", `attempt ${context.attempt} failed: ${message}; retried if attempts remain`);
+      await check.settled();
+    }
+    throw err;
+  }
 }
 
 /**
@@ -261,19 +263,22 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     context.signal.throwIfAborted();
     const { result } = outcome;
-    const published = await publishOutcome(host, outcome, checkout.dir, {
+    // Comment keys make every post once per job: a retry finds its earlier comment. A new /fix is a new post.
+    const published = await publishOutcome(host, outcome, checkout, {
       headSha: job.headSha,
       baseBranch: () => fixBase(host, job, run.pr),
-      mode: repoConfig.mode,
+      repoConfig,
       fork,
+      runKey: `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
       ...(job.prNumber ? { prNumber: job.prNumber } : {}),
     });
+    if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
     const pr = published.pullRequest;
     if (pr) {
       await check.conclude("success", `Validated fix proposed in #${pr.number}`, `${result.reason}:`, {
         link: { label: `#${pr.number}`, url: pr.url },
       });
-      return { status: result.status, pullRequest: pr.number };
+      return { status: result.status, pullRequest: pr.number, publish: pr.action };
     }
     await check.conclude(CONCLUSION[result.status], `Hypofix: ${result.status}`, result.reason, {
       report: outcome.report,
@@ -292,37 +297,50 @@ export interface PublishTarget {
   baseBranch: () => Promise<string>;
   /** The failing pull request: it gets a pointer to the fix, or the report. */
   prNumber?: number;
-  mode: RepoConfig["mode"];
+  /** Mode and path rules, read once for the job. */
+  repoConfig: RepoConfig;
   /** A fork's head: never a branch or a pull request. */
   fork: boolean;
+  /** Keys this run's comments, so that a retry finds them instead of posting again. */
+  runKey: string;
 }
 
 /**
- * Publishes a fix run as the App does: a validated fix becomes a pull request
- * (not for a fork's head, not in comment mode) with a pointer on the failing
- * pull request; anything else is the report as a comment on it.
+ * Publishes a fix run as the App does: a validated fix becomes (or updates) the
+ * failing branch's pull request, not for a fork's head nor in comment mode, with
+ * a pointer on the failing pull request; anything else is the report as a
+ * comment on it. The CLI's `--open-pr` calls this too.
  */
 export async function publishOutcome(
   host: RepoHost,
   outcome: { result: Result; report: string; patch: string },
-  repoDir: string,
+  checkout: Checkout,
   target: PublishTarget,
-): Promise<{ pullRequest?: { number: number; url: string; branch: string } }> {
+): Promise<{ pullRequest?: PublishedFix; blocked?: BlockedFix }> {
   const { result } = outcome;
-  if (result.status === "fixed" && outcome.patch && target.mode === "pull-request" && !target.fork) {
-    const pr = await host.openFixPullRequest({
+  const { repoConfig, runKey } = target;
+  let blocked: BlockedFix | undefined;
+  if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !target.fork) {
+    const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
+    const pr = await host.publishFix({
       baseSha: target.headSha,
+      baseTree: await checkout.tree(),
       baseBranch: await target.baseBranch(),
-      files: await patchedFiles(repoDir, outcome.patch),
+      files: await patchedFiles(checkout, outcome.patch, rules),
       title: fixTitle(result),
       body: outcome.report,
     });
-    if (target.prNumber)
-      await host.comment(target.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
-    return { pullRequest: pr };
+    if (pr.action !== "blocked") {
+      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:${runKey}`);
+      return { pullRequest: pr };
+    }
+    blocked = pr;
+    if (pr.pullRequest) {
+      await host.comment(pr.pullRequest.number, blockedNote(pr.branch, outcome.report), `blocked:${runKey}`);
+    }
   }
-  if (target.prNumber) await host.comment(target.prNumber, outcome.report);
-  return {};
+  if (target.prNumber) await host.comment(target.prNumber, outcome.report, `report:${runKey}`);
+  return blocked ? { blocked } : {};
 }
 
 function fixTitle(result: Result): string {
@@ -352,7 +370,8 @@ async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
       context,
     });
     context.signal.throwIfAborted();
-    const reply = await host.comment(job.prNumber, explainReply(markdown, job.requestedBy));
+    const key = `explain:${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
+    const reply = await host.comment(job.prNumber, explainReply(markdown, job.requestedBy), key);
     await check.conclude("success", "Change explained and audited", "the audit is in a comment:", {
       link: { label: "the reply", url: reply.url },
     });

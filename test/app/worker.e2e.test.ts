@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
+import { GitBackedGitHub } from "../doubles/git-github.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { tableColumn } from "../helpers/markdown.js";
 import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
@@ -30,6 +31,7 @@ describe("hypofix worker end to end", () => {
   let worker: ChildProcess;
   let workerOutput = "";
   let github: FakeGitHub;
+  let gitHub: GitBackedGitHub;
   const checks = new FakeChecks();
 
   beforeAll(async () => {
@@ -45,6 +47,8 @@ describe("hypofix worker end to end", () => {
     git(origin, "commit", "--quiet", "-am", "Allow withdrawing the entire balance");
     fixedSha = git(origin, "rev-parse", "HEAD");
 
+    // Git data, pull requests and comments land in the origin repository itself.
+    gitHub = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });
     github = new FakeGitHub((r: Recorded) => {
       const checked = checks.route(r);
       if (checked) return checked;
@@ -63,16 +67,6 @@ describe("hypofix worker end to end", () => {
         ["POST", /^\/app\/installations\/7\/access_tokens$/, { token: "ghs_e2e", permissions: {} }],
         ["GET", /^\/repos\/(octo|acme)\/bank$/, { clone_url: `file://${origin}`, default_branch: "main" }],
         ["GET", /^\/repos\/octo\/gone$/, { clone_url: `file://${origin}-gone`, default_branch: "main" }],
-        ["POST", /\/git\/blobs$/, { sha: "blob-sha" }],
-        [
-          "GET",
-          /\/git\/commits\/[0-9a-f]{40}$/,
-          { sha, tree: { sha: "tree-base" }, committer: { date: "2026-01-01T00:00:00Z" } },
-        ],
-        ["POST", /\/git\/trees$/, { sha: "tree-new" }],
-        ["POST", /\/git\/commits$/, { sha: "commit-new" }],
-        ["POST", /\/git\/refs$/, { ref: "refs/heads/x" }],
-        ["POST", /\/pulls$/, { number: 17, html_url: "https://github.example/octo/bank/pull/17" }],
         ["POST", /\/check-runs$/, { id: 1 }],
         [
           "GET",
@@ -85,7 +79,6 @@ describe("hypofix worker end to end", () => {
             head: { sha: fixedSha, ref: "fix", repo: { full_name: "octo/bank" } },
           },
         ],
-        ["POST", /^\/repos\/octo\/bank\/issues\/5\/comments$/, { html_url: "https://github.example/c/1" }],
         ["GET", /^\/repos\/octo\/bank\/collaborators\/writer\/permission$/, { permission: "write" }],
         ["POST", /^\/repos\/octo\/bank\/issues\/comments\/99\/reactions$/, { id: 1, content: "eyes" }],
         [
@@ -93,10 +86,9 @@ describe("hypofix worker end to end", () => {
           /^\/repos\/octo\/bank\/pulls\/6$/,
           { number: 6, title: "From a fork", body: "", base: { sha, ref: "main" }, head: fork },
         ],
-        ["POST", /^\/repos\/octo\/bank\/issues\/6\/comments$/, { html_url: "https://github.example/c/2" }],
       ];
       const hit = routes.find(([m, p]) => m === r.method && p.test(r.path));
-      return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : undefined;
+      return hit ? { status: r.method === "POST" ? 201 : 200, body: hit[2] } : gitHub.route(r);
     });
     const host = await github.start();
 
@@ -120,6 +112,7 @@ describe("hypofix worker end to end", () => {
   afterAll(async () => {
     worker?.kill("SIGTERM");
     await github?.stop();
+    gitHub?.dispose();
     await queue.queue.obliterate({ force: true });
     await queue.close();
     rmSync(origin, { recursive: true, force: true });
@@ -157,17 +150,21 @@ describe("hypofix worker end to end", () => {
 
   it("turns a failing commit into a validated fix pull request with the debugging log", async () => {
     const summary = await finish(ciFailure("octo"));
-    expect(summary).toEqual({ status: "fixed", pullRequest: 17 });
+    const pull = gitHub.pulls[0]!;
+    expect(summary).toEqual({ status: "fixed", pullRequest: pull.number, publish: "opened" });
+    const pullUrl = `https://github.example/octo/bank/pull/${pull.number}`;
 
     const tokens = github.requests.filter((r) => r.path === "/app/installations/7/access_tokens");
     expect(tokens.map((r) => r.body)).toContainEqual({
       repositories: ["bank"],
       permissions: { contents: "read" },
     });
-    const blob = github.find("POST", /\/git\/blobs$/)?.body as { content: string };
-    expect(blob.content).toContain("return amount <= available");
-    const tree = github.find("POST", /\/git\/trees$/)?.body as { tree: { path: string }[] };
+    // One tree with the file inline (no blob per file), committed on the branch the PR comes from.
+    expect(github.find("POST", /\/git\/blobs$/)).toBeUndefined();
+    const tree = github.find("POST", /\/git\/trees$/)?.body as { tree: { path: string; content: string }[] };
     expect(tree.tree.map((t) => t.path)).toEqual(["bank.py"]);
+    expect(git(origin, "show", `refs/heads/hypofix/main:bank.py`)).toContain("return amount <= available");
+    expect(git(origin, "rev-parse", "refs/heads/hypofix/main^")).toBe(sha);
     const pr = github.find("POST", /\/pulls$/)?.body as {
       base: string;
       head: string;
@@ -175,7 +172,7 @@ describe("hypofix worker end to end", () => {
       body: string;
     };
     expect(pr.base).toBe("main");
-    expect(pr.head).toBe(`hypofix/fix-${sha.slice(0, 12)}`);
+    expect(pr.head).toBe("hypofix/main");
     expect(pr.body).toContain("```diff");
     expect(pr.body).toContain("<details>");
     expect(pr.body).toContain("[No exception triggered]");
@@ -185,15 +182,15 @@ describe("hypofix worker end to end", () => {
     const phases = seen.map((s) => /^in_progress: Working: (\w+) done$/.exec(s)?.[1]).filter(Boolean);
     expect(phases).toEqual(expect.arrayContaining(["reproduce", "localize", "debug", "validate", "audit"]));
     expect(phases.indexOf("reproduce")).toBeLessThan(phases.indexOf("audit"));
-    expect(seen.at(-1)).toBe("completed/success: Validated fix proposed in #17");
+    expect(seen.at(-1)).toBe(`completed/success: Validated fix proposed in #${pull.number}`);
     const end = checks.states.at(-1)!;
-    expect(end.details_url).toBe("https://github.example/octo/bank/pull/17");
-    expect(end.output?.summary).toMatch(
-      /^a patch passes .* keeps the whole suite green: \[#17\]\(https:\/\/github\.example\/octo\/bank\/pull\/17\)\n/,
-    );
+    expect(end.details_url).toBe(pullUrl);
+    expect(end.output?.summary).toMatch(/^a patch passes .* keeps the whole suite green: \[#\d+\]\(https:/);
+    expect(end.output?.summary).toContain(`[#${pull.number}](${pullUrl})`);
     expect(new Set(checks.states.map((c) => c.id)).size).toBe(1);
-    // The installation token reaches git only through the environment, never the logs.
+    // The installation token reaches git only through the environment, never the logs, and is revoked after the job.
     expect(workerOutput).not.toContain("ghs_e2e");
+    expect(github.find("DELETE", /^\/installation\/token$/)).toBeDefined();
   });
 
   it("answers /explain with the audit of the pull request's change, as a reply to who asked", async () => {
@@ -206,7 +203,8 @@ describe("hypofix worker end to end", () => {
       prNumber: 5,
       requestedBy: "writer",
       commentId: 99,
-      commentedAt: "2026-06-01T00:00:00Z",
+      // Written after the head commit: the commenter saw this head.
+      commentedAt: new Date().toISOString(),
     });
     expect(summary).toEqual({ status: "explained" });
     expect(github.find("POST", /\/issues\/comments\/99\/reactions$/)?.body).toEqual({ content: "eyes" });

@@ -1,3 +1,4 @@
+import { Octokit } from "@octokit/rest";
 import { checkoutCommit, type Checkout } from "./checkout.js";
 import {
   concludeCheckRun,
@@ -12,12 +13,16 @@ import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js
 import { readRepoConfig, type ConfigLookup } from "./config.js";
 import { permissionOf } from "./permission.js";
 import {
+  closeFixPullRequest,
   comment,
-  openFixPullRequest,
+  publishFix,
   reportCheckRun,
+  upsertComment,
+  type BlockedFix,
   type CheckOutcome,
   type FixPullRequest,
   type GitHubClient,
+  type PublishedFix,
   type RepoRef,
 } from "./publish.js";
 
@@ -45,9 +50,19 @@ export interface RepoHost {
   /** Failing test ids and the failure excerpt from the failed Actions jobs of a run. */
   ciFailure(ids: { checkRunId?: number; workflowRunId?: number }): Promise<CiLogFacts>;
   checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
-  openFixPullRequest(fix: FixPullRequest): Promise<{ number: number; url: string; branch: string }>;
-  comment(issueNumber: number, body: string): Promise<{ url: string }>;
+  /** Opens or updates the one fix pull request of the failing branch; idempotent (see publish.ts). */
+  publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
+  /** With a key, posted once: a re-run finds its earlier comment instead of posting again. */
+  comment(issueNumber: number, body: string, key?: string): Promise<{ url: string }>;
+  /** Closes the failing branch's open fix pull request, with a comment, when CI passed without it. */
+  closeFixPullRequest(options: {
+    baseBranch: string;
+    greenSha: string;
+    note: string;
+  }): Promise<{ number: number; url: string } | undefined>;
   reportCheckRun(headSha: string, outcome: CheckOutcome): Promise<void>;
+  /** Ends the job's use of GitHub: the token git was given is revoked. */
+  dispose(): Promise<void>;
 
   // The job's own check run, its configuration, and what a command job checks first.
   /** Starts the job's check run (`in_progress`) and returns its id. */
@@ -100,9 +115,18 @@ export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoR
         ...(options.alsoFetch ? { alsoFetch: options.alsoFetch } : {}),
       });
     },
-    openFixPullRequest: (fix) => openFixPullRequest(octokit, repo, fix),
-    comment: (issueNumber, body) => comment(octokit, repo, issueNumber, body),
+    publishFix: (fix) => publishFix(octokit, repo, fix),
+    comment: (issueNumber, body, key) =>
+      key === undefined
+        ? comment(octokit, repo, issueNumber, body)
+        : upsertComment(octokit, repo, issueNumber, key, body),
+    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
+    async dispose() {
+      // The token authenticates its own revocation; an installation token would otherwise live an hour.
+      const self = new Octokit({ auth: token, baseUrl: octokit.request.endpoint.DEFAULTS.baseUrl });
+      await self.rest.apps.revokeInstallationAccessToken();
+    },
 
     createCheckRun: (headSha, externalId, first) => createCheckRun(octokit, repo, headSha, externalId, first),
     updateCheckRun: (id, progress) => updateCheckRun(octokit, repo, id, progress),

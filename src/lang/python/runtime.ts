@@ -1,3 +1,4 @@
+import type { CandidateRequest, RepairCandidate } from "./candidates.js";
 import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
 
 /**
@@ -20,6 +21,12 @@ export interface PythonRuntime {
   trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
+  /**
+   * Repair candidates for one source file's suspect lines (or a function's span), drawn from
+   * its syntax tree in the sandbox: edits in the edit-and-run DSL, each with its family, claim,
+   * features and prior (candidates.ts). A test file gets none.
+   */
+  candidates(request: CandidateRequest, options?: RunOptions): Promise<RepairCandidate[]>;
   /** The repository's pytest options set aside so far because they break the instruments (`-n auto`, `--cov`). */
   pytestSetAside(): string[];
 }
