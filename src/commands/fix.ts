@@ -133,7 +133,18 @@ async function fixRemote(
   }
   const baseUrl = opts.apiUrl ?? process.env.GITHUB_API_URL ?? apiUrlFor(target.webHost);
   // GitHubClient is Probot's Octokit type; outbound/ uses only the REST methods and paginate, which @octokit/rest has.
-  const octokit = new Octokit({ auth: token, baseUrl, userAgent: "hypofix-cli" }) as unknown as GitHubClient;
+  const octokit = new Octokit({
+    auth: token,
+    baseUrl,
+    userAgent: "hypofix-cli",
+    // A failed request becomes the command's one-line error; its request log line is only for debugging.
+    log: {
+      debug: (m: string) => log.debug(m),
+      info: (m: string) => log.debug(m),
+      warn: (m: string) => log.warn(m),
+      error: (m: string) => log.debug(m),
+    },
+  }) as unknown as GitHubClient;
   const { repo } = target;
   const failure = await explainApiErrors(
     () => findRemoteFailure(octokit, target),
