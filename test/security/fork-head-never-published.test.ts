@@ -3,9 +3,8 @@ import { createRepoHost } from "../../src/github/outbound/repo-host.js";
 import { createLogger } from "../../src/log.js";
 import type { HypofixJob } from "../../src/queue/job.js";
 import { createJobProcessor, type FixRequest } from "../../src/queue/processor.js";
-import type { Result } from "../../src/result.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
-import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
+import { BUGGY, FIXED, FixRepo, diffOf, fixed } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
 
 /**
@@ -22,11 +21,7 @@ describe("a fork's head is never published and never configures Hypofix", () => 
     connect: async (_id, ref) => createRepoHost(repo.octokit, "ghs_git_token", ref),
     fix: async (request) => {
       asked.push(request);
-      return {
-        result: fixedResult(),
-        report: "## Fix\n\nreport",
-        patch: diffOf("calc/ops.py", BUGGY, FIXED),
-      };
+      return fixed(diffOf("calc/ops.py", BUGGY, FIXED));
     },
     explain: () => Promise.reject(new Error("not in this test")),
   });
@@ -105,25 +100,3 @@ describe("a fork's head is never published and never configures Hypofix", () => 
     expect(asked[1]!.allowSetupNetwork).toBeUndefined();
   });
 });
-
-function fixedResult(): Result {
-  return {
-    status: "fixed",
-    reason: "the failing test passes and the suite still passes",
-    failingTests: ["tests/test_ops.py::test_add"],
-    localization: [],
-    steps: [],
-    patches: [],
-    confidence: {
-      done: true,
-      reproduced: true,
-      suitePasses: true,
-      localizationAgreement: 1,
-      audit: "not-run",
-    },
-    audit: { claims: [], behaviourChanges: [], unverified: [], notes: [] },
-    timings: {},
-    usage: { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
-    engine: "offline",
-  };
-}
