@@ -13,7 +13,7 @@ import { UserError } from "../errors.js";
 import { greenJob } from "./green.js";
 import { abortReason, JobCheck, type Conclusion } from "./job-check.js";
 import { jobIdFor, type HypofixJob } from "./job.js";
-import type { JobContext, JobProcessor } from "./worker.js";
+import { JobStopped, type JobContext, type JobProcessor } from "./worker.js";
 
 export interface FixRequest {
   repoDir: string;
@@ -99,8 +99,8 @@ async function processJob(
   if (!headSha) throw new UserError("the job names no head commit");
   const resolved: ResolvedJob = { ...job, headSha };
   const fork = isFork(job, pr);
-  // Cancelled before anything was shown on the commit: nothing to conclude.
-  if (context.signal.aborted) return { status: "cancelled", reason: abortReason(context.signal) };
+  // Stopped before anything was shown on the commit: the worker decides what the job becomes.
+  context.signal.throwIfAborted();
 
   const lookup = await host.repoConfig();
   const check = new JobCheck(host, headSha, checkKey(job), context.log);
@@ -124,9 +124,13 @@ async function processJob(
     return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
   } catch (err) {
     if (context.signal.aborted) {
-      const reason = abortReason(context.signal);
-      await check.conclude("cancelled", "Hypofix stopped", reason);
-      return { status: "cancelled", reason };
+      // Cancelled (the branch moved on) ends the check run here; a passed deadline is a final
+      // failure (the hook ends it); at shutdown another worker takes the job and its check run.
+      const stopped: unknown = context.signal.reason;
+      if (!(stopped instanceof JobStopped) || stopped.why === "cancelled") {
+        await check.conclude("cancelled", "Hypofix stopped", abortReason(context.signal));
+      }
+      throw err;
     }
     const message =
       err instanceof UserError ? err.oneLine() : err instanceof Error ? err.message : String(err);
