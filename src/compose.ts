@@ -15,6 +15,7 @@ import { createChatModel } from "./llm/openai-model.js";
 import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
+import { metrics } from "./metrics.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
 import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
@@ -23,6 +24,7 @@ import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
 import { dockerClient } from "./sandbox/docker.js";
+import { usePool } from "./sandbox/index.js";
 import { startReaper } from "./sandbox/reaper.js";
 
 /*
@@ -105,7 +107,7 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
     },
     async fix(request) {
       const run = createFixRun({ engine, config, repoConfig: request.repoConfig, log: request.context.log });
-      return runFix({
+      const outcome = await runFix({
         ...run,
         repoDir: request.repoDir,
         tests: request.tests,
@@ -120,6 +122,8 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         signal: request.context.signal,
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
+      metrics.recordResult(outcome.result);
+      return outcome;
     },
     async explain(request) {
       return explainChange(request.repoDir, {
@@ -163,17 +167,22 @@ export function createAppProbot(
   });
 }
 
-/** Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless --no-worker). */
-export async function runWorker(concurrency: number): Promise<void> {
+/**
+ * Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless
+ * --no-worker); `concurrency` defaults to HYPOFIX_WORKER_CONCURRENCY.
+ */
+export async function runWorker(concurrencyOption?: number): Promise<void> {
   const config = loadConfig();
+  const concurrency = concurrencyOption ?? config.env.HYPOFIX_WORKER_CONCURRENCY;
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
   const probot = createAppProbot(config, log, false);
   const deps = workerDeps(probot, config, log);
+  const processor = createJobProcessor(deps);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
-    processor: createJobProcessor(deps),
+    processor: (job, context) => metrics.job(job.kind, () => processor(job, context)),
     onFinalFailure: createFinalFailureHook(deps),
     log,
     concurrency,
@@ -202,5 +211,12 @@ export async function runWorker(concurrency: number): Promise<void> {
       intervalMs: config.env.HYPOFIX_REDELIVERY_INTERVAL_MS,
     });
   }
-  log.info({ concurrency }, "worker waiting for jobs");
+  const poolSize = config.env.HYPOFIX_SANDBOX_POOL_SIZE;
+  if (poolSize > 0) {
+    const pool = usePool(poolSize, log);
+    pool.warm({ image: config.sandbox.image, limits: config.sandbox.limits });
+    // Idle pooled containers go with the worker (the reaper removes any a kill leaves).
+    worker.worker.on("closing", () => void pool.drain());
+  }
+  log.info({ concurrency, sandboxPool: poolSize }, "worker waiting for jobs");
 }
