@@ -1,11 +1,23 @@
 import { Octokit } from "@octokit/rest";
 import { checkoutCommit, type Checkout } from "./checkout.js";
+import {
+  concludeCheckRun,
+  createCheckRun,
+  findCheckRun,
+  updateCheckRun,
+  type CheckRunConclusion,
+  type CheckRunOutput,
+  type FoundCheckRun,
+} from "./check-run.js";
 import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
+import { readRepoConfig, type ConfigLookup } from "./config.js";
+import { permissionOf } from "./permission.js";
 import {
   closeFixPullRequest,
   comment,
   publishFix,
   reportCheckRun,
+  ownComment,
   upsertComment,
   type BlockedFix,
   type CheckOutcome,
@@ -52,9 +64,31 @@ export interface RepoHost {
   reportCheckRun(headSha: string, outcome: CheckOutcome): Promise<void>;
   /** Ends the job's use of GitHub: the token git was given is revoked. */
   dispose(): Promise<void>;
+
+  // The job's own check run, its configuration, and what a command job checks first.
+  /** Starts the job's check run (`in_progress`) and returns its id. */
+  createCheckRun(headSha: string, externalId: string, first: CheckRunOutput): Promise<number>;
+  updateCheckRun(id: number, progress: CheckRunOutput): Promise<void>;
+  concludeCheckRun(id: number, end: CheckRunConclusion): Promise<void>;
+  findCheckRun(headSha: string, externalId: string): Promise<FoundCheckRun | undefined>;
+  /** `.github/hypofix.yml` from the default branch (org `.github` fallback, `_extends`), validated. */
+  repoConfig(): Promise<ConfigLookup>;
+  /** The user's permission level on the repository. */
+  permission(username: string): Promise<string>;
+  reactToComment(commentId: number, content: "eyes"): Promise<void>;
+  /** Comments on an issue or pull request, oldest first. */
+  comments(issueNumber: number): Promise<{ body: string; byBot: boolean }[]>;
+  /** When a commit was committed (its committer date). */
+  committedAt(sha: string): Promise<string>;
 }
 
-export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoRef): RepoHost {
+/** `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment). */
+export function createRepoHost(
+  octokit: GitHubClient,
+  token: string,
+  repo: RepoRef,
+  appId?: number,
+): RepoHost {
   let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
   const repository = () =>
     (meta ??= octokit.rest.repos
@@ -92,13 +126,35 @@ export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoR
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)
-        : upsertComment(octokit, repo, issueNumber, key, body),
-    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options),
+        : upsertComment(octokit, repo, issueNumber, key, body, appId),
+    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options, appId),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
     async dispose() {
       // The token authenticates its own revocation; an installation token would otherwise live an hour.
       const self = new Octokit({ auth: token, baseUrl: octokit.request.endpoint.DEFAULTS.baseUrl });
       await self.rest.apps.revokeInstallationAccessToken();
+    },
+
+    createCheckRun: (headSha, externalId, first) => createCheckRun(octokit, repo, headSha, externalId, first),
+    updateCheckRun: (id, progress) => updateCheckRun(octokit, repo, id, progress),
+    concludeCheckRun: (id, end) => concludeCheckRun(octokit, repo, id, end),
+    findCheckRun: (headSha, externalId) => findCheckRun(octokit, repo, headSha, externalId),
+    repoConfig: () => readRepoConfig(octokit, repo),
+    permission: (username) => permissionOf(octokit, repo, username),
+    async reactToComment(commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
+    },
+    async comments(issueNumber) {
+      const all = await octokit.paginate(octokit.rest.issues.listComments, {
+        ...repo,
+        issue_number: issueNumber,
+        per_page: 100,
+      });
+      return all.map((c) => ({ body: c.body ?? "", byBot: ownComment(c, appId) }));
+    },
+    async committedAt(sha) {
+      const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+      return data.committer.date;
     },
   };
 }
