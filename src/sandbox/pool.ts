@@ -69,6 +69,17 @@ export class SandboxPool {
     await Promise.all(all.map(async (w) => (await w)?.dispose().catch(() => undefined)));
   }
 
+  /** True when every idle container has finished starting. */
+  async ready(): Promise<boolean> {
+    const all = [...this.slots.values()].flatMap((s) => s.warm);
+    const settled = await Promise.all(
+      all.map((w) =>
+        Promise.race([w.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]),
+      ),
+    );
+    return settled.every(Boolean);
+  }
+
   /** Containers idle in the pool now (started or starting). */
   get idle(): number {
     return [...this.slots.values()].reduce((n, s) => n + s.warm.length, 0);
