@@ -14,7 +14,14 @@ import {
 } from "./protocol.js";
 import { MAX_VALUES, NO_EXCEPTION, renderDebugger, renderTrace, runOutcome } from "./render.js";
 import type { ObserveOptions, PythonRuntime, RunOptions } from "./runtime.js";
-import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
+import type {
+  BlockTrace,
+  CoverageReport,
+  FailureEvidence,
+  FunctionInfo,
+  Observation,
+  TestRun,
+} from "./types.js";
 
 export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
 export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
@@ -168,6 +175,20 @@ class SandboxPythonRuntime implements PythonRuntime {
       DEFAULT_TIMEOUT_MS,
     );
     return res.functions;
+  }
+
+  async evidence(
+    testId: string,
+    options?: RunOptions & { lines?: { file: string; line: number }[] },
+  ): Promise<FailureEvidence | undefined> {
+    const lines = (options?.lines ?? []).map((l) => [l.file, l.line]);
+    try {
+      const res = await this.call("evidence", { test: testId, lines }, this.timeout(options));
+      return res.evidence;
+    } catch (err) {
+      if (err instanceof HelperFailure) return undefined;
+      throw err;
+    }
   }
 
   async observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation> {

@@ -1,4 +1,11 @@
-import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
+import type {
+  BlockTrace,
+  CoverageReport,
+  FailureEvidence,
+  FunctionInfo,
+  Observation,
+  TestRun,
+} from "./types.js";
 
 /**
  * The Python instruments over one warm sandbox. Implemented in this folder
@@ -18,6 +25,15 @@ export interface PythonRuntime {
   observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation>;
   /** LDB block trace of `testId` through one function. */
   trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
+  /**
+   * Runs one failing test under hypofix_evidence.py and reports what its live objects say
+   * (`FailureEvidence`); `lines` are the source lines whose calls' signatures to read.
+   * Undefined when the helper could not report.
+   */
+  evidence(
+    testId: string,
+    options?: RunOptions & { lines?: { file: string; line: number }[] },
+  ): Promise<FailureEvidence | undefined>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
   /** The repository's pytest options set aside so far because they break the instruments (`-n auto`, `--cov`). */
