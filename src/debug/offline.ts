@@ -7,6 +7,7 @@ import { applyEdits, formatEdit, type Edit } from "../lang/python/experiment.js"
 import { NO_EXCEPTION } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
+import { progress, type Progress } from "./progress.js";
 import { breadthFirst } from "./schedule.js";
 import { editShape } from "./shape.js";
 import { BUILTINS, KEYWORDS, renderEdits, scopeNames, tokenize } from "./templates.js";
@@ -17,9 +18,6 @@ const MAX_LINES = 25;
 /** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
 const MAX_PAIRS = 12;
 const PAIR_WITH = 3;
-/** Exceptions that say an edit broke the program rather than moved its failure. */
-const BROKEN =
-  /^(SyntaxError|IndentationError|NameError|UnboundLocalError|TestTimeout|ImportError|ModuleNotFoundError)\b|^The run failed|^Timed out|was not applied/;
 
 /** Calls a debugger print may make without changing the program's state. */
 const PURE_CALLS = new Set([
@@ -61,11 +59,12 @@ export interface OfflineOptions {
   minScore?: number;
 }
 
-/** A candidate tried after another edit that moved or fixed part of the failure. */
+/** An edit that moved the failure on its own: half of a two-edit patch, perhaps. */
 interface Tried {
   item: PlannedHypothesis;
   /** What the failing test ended with under this edit alone. */
   outcome: string;
+  progress: Progress;
 }
 
 /**
@@ -96,6 +95,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const probed = new Map<string, string | undefined>();
       const changers: Tried[] = [];
       let pairsTried = 0;
+      const testFile = bug.primaryTest.split("::")[0]!;
       /** An edit that made the first failing test pass while others still fail: later edits go on top. */
       let base: { item: PlannedHypothesis; test: string } | undefined;
 
@@ -138,19 +138,24 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         return { step: record, passed, validation: outcome.validation, obs };
       };
 
-      for (const item of plan) {
+      /** Candidates of lines the first failing test never reached: a second failing test may reach them. */
+      const unreached: PlannedHypothesis[] = [];
+      const queue = [...plan];
+      for (let next = 0; next < queue.length; next++) {
+        const item = queue[next]!;
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
         const { susp, rank, text, fn, scope, candidate } = item;
-        // Before editing a line, a debugger experiment records the real values there.
-        const lineKey = `${susp.file}:${susp.line}`;
+        // Before editing a line, a debugger experiment records the real values there, in the test it is judged by.
+        const probeTest = base?.test ?? bug.primaryTest;
+        const lineKey = `${probeTest} ${susp.file}:${susp.line}`;
         if (!probed.has(lineKey)) {
-          const where = `${code(lineKey)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
+          const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
           const probe = item.suspicious ? probeExpression(text, scope) : undefined;
           if (!probe) {
             probed.set(lineKey, "");
           } else {
             const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
-            const obs = await observe(runtime, budget, bug, experiment, bug.primaryTest);
+            const obs = await observe(runtime, budget, bug, experiment, probeTest);
             const reached =
               obs.kind === "debugger" &&
               !/not reached|never reached|was not hit|not hit/i.test(obs.observation);
@@ -166,7 +171,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
             steps.push({
               role: "probe",
               hypothesis: `SBFL points at ${where}: ${code(text.trim())}, ranked #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
-              prediction: `The failing test ${code(bug.primaryTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
+              prediction: `The failing test ${code(probeTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
               experiment,
               observation: obs.observation,
               conclusion: reached ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
@@ -181,7 +186,10 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         }
         const seen = probed.get(lineKey);
         // A line the failing test never reaches cannot be the fault it shows.
-        if (seen === undefined) continue;
+        if (seen === undefined) {
+          if (!base) unreached.push(item);
+          continue;
+        }
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
         const claim = `${capitalize(candidate.claim)}.`;
         const because = item.because ? ` ${item.because}` : "";
@@ -233,15 +241,23 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           !base
         ) {
           base = { item, test: validation.stillFailing[0]! };
+          queue.push(...unreached.splice(0));
           continue;
         }
-        if (passed || !changesFailure(obs, failureText)) continue;
-        // Each of two edits moved the failure: together they may be the fix.
+        const moved = passed || !bug.failure ? 0 : progress(bug.failure, obs.failure, testFile);
+        if (moved === 0) continue;
+        // Each of two edits moved the failure: together they may be the fix. At least one must have moved it clearly.
         const outcome = obs.observation.trim().split("\n")[0] ?? "";
         const partners = changers
-          .filter((c) => c.item.candidate.file === candidate.file && c.item.candidate.line !== candidate.line)
+          .filter(
+            (c) =>
+              c.item.candidate.file === candidate.file &&
+              c.item.candidate.line !== candidate.line &&
+              c.progress + moved >= 3,
+          )
+          .sort((a, b) => b.progress - a.progress)
           .slice(0, PAIR_WITH);
-        changers.push({ item, outcome });
+        changers.push({ item, outcome, progress: moved });
         for (const other of partners) {
           if (pairsTried >= MAX_PAIRS || budget.exhausted()) break;
           pairsTried++;
@@ -264,18 +280,6 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       return { steps, candidates, done: steps.some((s) => s.done), stop: "exhausted" };
     },
   };
-}
-
-/** True when an edit moved the failure (another exception or other values) without breaking the program. */
-export function changesFailure(obs: Observation, failureText: string): boolean {
-  if (obs.kind !== "edit") return false;
-  const first = obs.observation.trim().split("\n")[0] ?? "";
-  return (
-    first !== "" &&
-    !first.includes(NO_EXCEPTION) &&
-    first !== (failureText.split("\n")[0] ?? "") &&
-    !BROKEN.test(first)
-  );
 }
 
 /**

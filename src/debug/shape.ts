@@ -51,6 +51,10 @@ function middle(before: string, after: string): { old: string; new: string; pref
   const word = /[\w.]/;
   while (p > 0 && word.test(before[p - 1]!) && word.test(after[p - 1]!)) p--;
   while (s > 0 && word.test(before[before.length - s]!) && word.test(after[after.length - s]!)) s--;
+  // And to whole operators, so `<` → `<=` is seen as operators, not as `` → `=`.
+  const op = /[<>=!+\-*/%]/;
+  while (p > 0 && op.test(before[p - 1]!) && op.test(after[p - 1]!)) p--;
+  while (s > 0 && op.test(before[before.length - s]!) && op.test(after[after.length - s]!)) s--;
   return {
     old: before.slice(p, before.length - s),
     new: after.slice(p, after.length - s),

@@ -20,6 +20,7 @@ import type {
   FailureEvidence,
   FunctionInfo,
   Observation,
+  TestFailure,
   TestRun,
 } from "./types.js";
 
@@ -208,7 +209,9 @@ class SandboxPythonRuntime implements PythonRuntime {
         return done("trace", t.rendered);
       }
       if (exp.kind === "debugger") return done("debugger", await this.debug(testId, exp, options));
-      return done("edit", await this.editAndRun(testId, exp.edits, options));
+      const edited = await this.editAndRun(testId, exp.edits, options);
+      if (typeof edited === "string") return done("edit", edited);
+      return { ...done("edit", edited.text), ...(edited.failure ? { failure: edited.failure } : {}) };
     } catch (err) {
       if (err instanceof HelperFailure)
         return done(exp.kind === "edit" ? "edit" : exp.kind, `The run failed: ${err.message}`);
@@ -259,7 +262,12 @@ class SandboxPythonRuntime implements PythonRuntime {
     return renderDebugger(res, exp.line, exp.exprs);
   }
 
-  private async editAndRun(testId: string, edits: Edit[], options?: ObserveOptions): Promise<string> {
+  /** The observation's text, or for a run, the text and the test's failure (frames minimised). */
+  private async editAndRun(
+    testId: string,
+    edits: Edit[],
+    options?: ObserveOptions,
+  ): Promise<string | { text: string; failure?: TestFailure }> {
     const files = [...new Set(edits.map((e) => e.file))];
     const named = files.find((f) => f !== undefined);
     if (files.filter((f) => f !== undefined).length > 1) {
@@ -296,7 +304,10 @@ class SandboxPythonRuntime implements PythonRuntime {
       try {
         const res = await this.call("edit", request, this.timeout(options));
         if ("problem" in res) return res.problem;
-        if ("run" in res) return runOutcome(res.run);
+        if ("run" in res) {
+          const failure = this.toTestRun(res.run).tests[0]?.failure;
+          return { text: runOutcome(res.run), ...(failure ? { failure } : {}) };
+        }
       } catch (err) {
         // The helper restores the file itself unless it was killed hard.
         await this.sandbox.writeFile(file, original);

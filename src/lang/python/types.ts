@@ -110,4 +110,6 @@ export interface Observation {
   experiment: string;
   observation: string;
   durationMs: number;
+  /** Edit-and-run: how the test failed with the edit, when it did (the text above is its first line). */
+  failure?: TestFailure;
 }
