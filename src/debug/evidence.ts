@@ -169,20 +169,26 @@ function scoreComparison(
     add(45, `${failed}: they differ only in spaces.`);
 }
 
+/** Evidence of nothing. */
+export const NO_EVIDENCE: FailureEvidence = {
+  comparison: null,
+  exception: null,
+  key: null,
+  attribute: null,
+  handlers: [],
+  cause: null,
+  signatures: [],
+  carried: [],
+};
+
 /** What the failure alone says, when the evidence run could not report. */
 export function failureOnly(
   failure: { type: string; message: string } | undefined,
 ): FailureEvidence | undefined {
   if (!failure) return undefined;
   return {
-    comparison: null,
+    ...NO_EVIDENCE,
     exception: { type: failure.type, message: failure.message, classes: [failure.type] },
-    key: null,
-    attribute: null,
-    handlers: [],
-    cause: null,
-    signatures: [],
-    carried: [],
   };
 }
 

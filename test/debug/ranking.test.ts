@@ -1,21 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { experimentTimeoutMs } from "../../src/debug/budget.js";
-import { STRONG, failureOnly, scoreCandidate, type CandidateFacts } from "../../src/debug/evidence.js";
+import {
+  NO_EVIDENCE,
+  STRONG,
+  failureOnly,
+  scoreCandidate,
+  type CandidateFacts,
+} from "../../src/debug/evidence.js";
 import { progress } from "../../src/debug/progress.js";
 import { breadthFirst } from "../../src/debug/schedule.js";
 import { editShape } from "../../src/debug/shape.js";
 import type { FailureEvidence } from "../../src/lang/python/types.js";
 
-const none: FailureEvidence = {
-  comparison: null,
-  exception: null,
-  key: null,
-  attribute: null,
-  handlers: [],
-  cause: null,
-  signatures: [],
-  carried: [],
-};
+const none = NO_EVIDENCE;
 
 const facts = (line: string, after: string | undefined, added?: string, at = 5): CandidateFacts => ({
   file: "m.py",
