@@ -1,10 +1,12 @@
-/** `npm run bench [-- <name>...] [--subset quick|full] [--timeout <ms>]`: runs the benchmarks
+/** `npm run bench [-- <name>...] [--subset quick|full] [--timeout <ms>] [--corpus ...] [--split ...]
+ * [--bug <id>]... [--jobs <n>]`: runs the benchmarks
  * in bench/*.bench.ts (all, or the named ones), prints one table, writes
  * bench/results/<name>.json, and exits 1 when any benchmark failed. */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchOptions } from "./types.js";
+import { CORPUS_CHOICES, SPLIT_CHOICES, type CorpusChoice, type SplitChoice } from "./lib/bugs.js";
 import { formatTable, listBenchFiles, runBenchFile, writeResult, type Outcome } from "./lib/harness.js";
 import { gitCommit, machineInfo } from "./lib/machine.js";
 
@@ -28,6 +30,24 @@ async function main(): Promise<void> {
     )
     .option("--timeout <ms>", "per-item timeout (a bug, a run)", positiveInt, 120_000)
     .option("--bench-timeout <ms>", "limit for one whole benchmark", positiveInt, 3_600_000)
+    .addOption(
+      new Option("--corpus <corpus>", "corpus benchmarks: v1 (generated), v2 (hand-written), or both")
+        .choices(CORPUS_CHOICES)
+        .default("all"),
+    )
+    .addOption(
+      new Option(
+        "--split <split>",
+        "corpus benchmarks: v2's half (tune on dev only; test is the figure); default repair: test, localize: all",
+      ).choices(SPLIT_CHOICES),
+    )
+    .option(
+      "--bug <id>",
+      "corpus benchmarks: run this bug (repeatable; subset ignored)",
+      (id: string, ids: string[]) => [...ids, id],
+      [] as string[],
+    )
+    .option("--jobs <n>", "corpus benchmarks: bugs run at once", positiveInt, 1)
     .option("--list", "list the benchmarks found and exit")
     .option("--bench-dir <dir>", "where to look for *.bench.ts", BENCH_DIR)
     .option("--results-dir <dir>", "where to write <name>.json", join(BENCH_DIR, "results"))
@@ -37,6 +57,10 @@ async function main(): Promise<void> {
     subset: BenchOptions["subset"];
     timeout: number;
     benchTimeout: number;
+    corpus: CorpusChoice;
+    split?: SplitChoice;
+    bug: string[];
+    jobs: number;
     list?: boolean;
     benchDir: string;
     resultsDir: string;
@@ -60,7 +84,14 @@ async function main(): Promise<void> {
     return;
   }
 
-  const options: BenchOptions = { subset: opts.subset, timeoutMs: opts.timeout };
+  const options: BenchOptions = {
+    subset: opts.subset,
+    timeoutMs: opts.timeout,
+    corpus: opts.corpus,
+    ...(opts.split ? { split: opts.split } : {}),
+    ...(opts.bug.length > 0 ? { bugs: opts.bug } : {}),
+    jobs: opts.jobs,
+  };
   const machine = machineInfo();
   const commit = await gitCommit(REPO_ROOT);
   const outcomes: Outcome[] = [];

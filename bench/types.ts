@@ -1,3 +1,5 @@
+import type { CorpusChoice, SplitChoice } from "./lib/bugs.js";
+
 /** A benchmark: bench/run.ts discovers every bench/*.bench.ts exporting one as default. */
 export interface Benchmark {
   name: string;
@@ -10,6 +12,12 @@ export interface BenchOptions {
   subset: "quick" | "full";
   /** Per-item timeout in ms (a bug, a run). */
   timeoutMs: number;
+  /** Corpus benchmarks (repair, localize): which corpora, which v2 split, which bugs, how many at once. */
+  corpus?: CorpusChoice;
+  split?: SplitChoice;
+  /** Bug ids; when given, exactly these bugs (subset ignored). */
+  bugs?: string[];
+  jobs?: number;
 }
 
 export interface BenchResult {

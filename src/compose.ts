@@ -8,6 +8,8 @@ import { createOfflineEngine } from "./debug/offline.js";
 import { appCredentials } from "./github/outbound/app-credentials.js";
 import type { GitHubClient } from "./github/outbound/publish.js";
 import { createRepoHost } from "./github/outbound/repo-host.js";
+import { startRedelivery, type AppHookApi } from "./github/inbound/redeliver.js";
+import { removeStaleCheckouts } from "./github/outbound/stale-checkouts.js";
 import { createPythonRuntime } from "./lang/python/index.js";
 import { createChatModel } from "./llm/openai-model.js";
 import type { ChatModel } from "./llm/types.js";
@@ -16,7 +18,8 @@ import { createLogger, type Logger } from "./log.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
 import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
-import { assertRedisReachable } from "./queue/redis.js";
+import { queueKeys } from "./queue/keys.js";
+import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
 import { dockerClient } from "./sandbox/docker.js";
@@ -131,23 +134,69 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
   };
 }
 
+/**
+ * The App's Probot, for the webhook server and the worker. Probot gets no Redis: given
+ * REDIS_URL it keeps its rate limiter (Bottleneck) there, whose keys expire after two
+ * idle minutes, and then every request fails with `ERR SETTINGS_KEY_NOT_FOUND` (Redis 7
+ * prefixes the text Bottleneck waits for; bottleneck issues 205, 212, 219). Throttling
+ * state stays in memory, per process.
+ */
+export function createAppProbot(
+  config: Config,
+  log: Logger,
+  receiver: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): Probot {
+  const { appId, privateKey, webhookSecret } = appCredentials(config, receiver, env);
+  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
+  return createProbot({
+    env,
+    overrides: {
+      appId,
+      privateKey,
+      ...(receiver ? { secret: webhookSecret } : {}),
+      redisConfig: undefined,
+      log: log.child({ name: "probot" }),
+    },
+  });
+}
+
 /** Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless --no-worker). */
 export async function runWorker(concurrency: number): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
-  const { appId, privateKey } = appCredentials(config, false);
-  // createProbot reads GHE_HOST/GHE_PROTOCOL for GitHub Enterprise Server.
-  const probot = createProbot({ overrides: { appId, privateKey, log: log.child({ name: "probot" }) } });
+  const probot = createAppProbot(config, log, false);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
     processor: createJobProcessor(workerDeps(probot, config, log)),
     log,
     concurrency,
+    deadlineMs: config.env.HYPOFIX_JOB_DEADLINE_MS,
+    dailyJobsPerRepo: config.env.HYPOFIX_REPO_DAILY_JOBS,
   });
   closeOnSignals(worker, log);
   // Sandboxes of crashed workers, and any past its deadline, go while this worker stays warm.
   startReaper(dockerClient(), { log });
+  // Checkouts of killed workers: no job lives past its deadline, so twice that is garbage.
+  const sweepCheckouts = () =>
+    removeStaleCheckouts(2 * config.env.HYPOFIX_JOB_DEADLINE_MS).then(
+      (removed) => removed.length > 0 && log.info({ removed }, "removed stale checkouts"),
+      (err: unknown) => log.warn({ err: String(err) }, "could not remove stale checkouts"),
+    );
+  await sweepCheckouts();
+  setInterval(() => void sweepCheckouts(), 10 * 60_000).unref();
+  if (config.env.HYPOFIX_REDELIVERY_INTERVAL_MS > 0) {
+    const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
+    redis.on("error", () => undefined);
+    // probot.auth() without an installation is the App itself (JWT); AppHookApi names the two routes it uses.
+    startRedelivery(async () => (await probot.auth()) as unknown as AppHookApi, {
+      redis,
+      keys: queueKeys(config.env.HYPOFIX_QUEUE_NAME),
+      log,
+      intervalMs: config.env.HYPOFIX_REDELIVERY_INTERVAL_MS,
+    });
+  }
   log.info({ concurrency }, "worker waiting for jobs");
 }

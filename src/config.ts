@@ -40,6 +40,17 @@ export const envSchema = z.object({
   /** Size cap of the cached environment images; least recently used ones past it are removed. */
   HYPOFIX_ENV_CACHE_MB: intFromEnv(10_240),
   HYPOFIX_SANDBOX_MAX_AGE_MS: intFromEnv(60 * 60_000),
+
+  /** A job running longer is stopped (its signal aborts) and fails for good. */
+  HYPOFIX_JOB_DEADLINE_MS: intFromEnv(30 * 60_000),
+  /** Jobs one repository may start per UTC day; 0: no limit. */
+  HYPOFIX_REPO_DAILY_JOBS: z.coerce.number().int().min(0).default(50),
+  /** How often the worker looks for failed webhook deliveries to redeliver; 0: never. */
+  HYPOFIX_REDELIVERY_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

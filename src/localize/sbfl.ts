@@ -1,4 +1,10 @@
-import type { CoverageReport, FunctionInfo } from "../lang/python/types.js";
+import type {
+  CoverageReport,
+  ExceptionCause,
+  Frame,
+  FunctionInfo,
+  TestFailure,
+} from "../lang/python/types.js";
 import type { LocalizationEntry } from "../result.js";
 
 export type SbflFormula = "ochiai" | "dstar";
@@ -9,6 +15,25 @@ export interface SbflInput {
   failingTests: string[];
   /** Default: Ochiai. */
   formula?: SbflFormula;
+  /**
+   * Rank first the functions where a failing test's exception started when it was caught and
+   * re-raised (the chains in `coverage.failures`); default true. False: the plain spectrum.
+   */
+  followCauses?: boolean;
+}
+
+/** A function on the traceback of an exception a failing test's failure was raised from. */
+export interface CauseSite {
+  file: string;
+  function: string;
+  /** The frame's line in that function (the innermost one when several). */
+  line: number;
+  /** Failing tests whose exception chain passes through the function. */
+  tests: number;
+  /** Frames between it and where the chain started (0: the root cause's innermost repository frame). */
+  depth: number;
+  /** `the failing test's ValueError started at line 3 and was re-raised as OrderError`, for the reason. */
+  story: string;
 }
 
 /** One line executed by at least one failing test. */
@@ -30,8 +55,12 @@ export interface SbflResult {
   totalPassed: number;
   /** Ranked most suspicious first; ties ordered by fewer passing executions, then file, then line. */
   lines: SuspiciousLine[];
-  /** Functions holding a suspicious line, each scored by its most suspicious line (max aggregation, as Zou et al.). */
+  /** Functions holding a suspicious line, each scored by its most suspicious line (max aggregation, as Zou et al.);
+   * functions on a failure's cause chain first (see `causes`). */
   functions: LocalizationEntry[];
+  /** Functions where the failing tests' caught-and-re-raised exceptions started, most telling first;
+   * empty when no failure has a chain (the ranking is then the plain spectrum). */
+  causes: CauseSite[];
 }
 
 /** DStar's denominator is zero for an element every failing and no passing test ran:
@@ -95,7 +124,12 @@ export function sbfl(input: SbflInput): SbflResult {
       passed: c.passed,
     });
   }
-  lines.sort(compareLines);
+  const causes =
+    input.followCauses === false ? [] : causeSites(input.coverage.failures ?? {}, [...failing], locate);
+  const causeOf = new Map(causes.map((c, i) => [`${c.file}\0${c.function}`, i]));
+  const tier = (l: SuspiciousLine) =>
+    l.function === undefined ? causes.length : (causeOf.get(`${l.file}\0${l.function}`) ?? causes.length);
+  lines.sort((a, b) => tier(a) - tier(b) || compareLines(a, b));
 
   // Lines are sorted, so the first line seen for a function is its most suspicious one.
   const best = new Map<string, SuspiciousLine>();
@@ -104,15 +138,111 @@ export function sbfl(input: SbflInput): SbflResult {
     const key = `${l.file}\0${l.function}`;
     if (!best.has(key)) best.set(key, l);
   }
-  const functions = [...best.values()].map((l, i): LocalizationEntry => ({
-    rank: i + 1,
-    file: l.file,
-    function: l.function ?? "",
-    line: l.line,
-    score: l.score,
-    reason: describeLine(formula, l, totalFailed, passing.length),
-  }));
-  return { formula, totalFailed, totalPassed: passing.length, lines, functions };
+  const functions = [...best.values()].map((l, i): LocalizationEntry => {
+    const cause = causes[tier(l)];
+    return {
+      rank: i + 1,
+      file: l.file,
+      function: l.function ?? "",
+      line: cause?.line ?? l.line,
+      score: l.score,
+      reason: describeLine(formula, l, totalFailed, passing.length) + (cause ? `; ${cause.story}` : ""),
+    };
+  });
+  return { formula, totalFailed, totalPassed: passing.length, lines, functions, causes };
+}
+
+/**
+ * The links of a failure's chain that are re-raises, nearest first: an explicit `raise ... from`,
+ * or an exception raised by the very function that caught the previous one (a wrapper raised in
+ * the `except` block). An exception raised deeper while handling another (a lookup's KeyError
+ * handled, then an unrelated error in the fallback) has its own raise site: the walk stops there.
+ */
+function reraisedChain(
+  failure: TestFailure,
+  locate: (file: string, line: number) => FunctionInfo | undefined,
+): ExceptionCause[] {
+  const where = (frame: Frame | undefined) => {
+    if (frame === undefined) return undefined;
+    const fn = locate(frame.file, frame.line);
+    return fn ? `${fn.file}\0${fn.qualname}` : `${frame.file}\0${frame.function}`;
+  };
+  const followed: ExceptionCause[] = [];
+  let raisedAt = failure.frames.at(-1);
+  for (const cause of failure.causes ?? []) {
+    const caughtIn = cause.frames[0];
+    if (!cause.explicit && (where(raisedAt) === undefined || where(raisedAt) !== where(caughtIn))) break;
+    followed.push(cause);
+    raisedAt = cause.frames.at(-1);
+  }
+  return followed;
+}
+
+/**
+ * The functions on the tracebacks of the exceptions the failing tests' failures were re-raised
+ * from, walked from where the chain started (the root cause's innermost repository frame)
+ * outwards; ordered by how many failing tests' chains reach them, then by that walk.
+ * Frames outside every known function (module level, test files) are skipped.
+ */
+export function causeSites(
+  failures: Record<string, TestFailure>,
+  failingTests: readonly string[],
+  locate: (file: string, line: number) => FunctionInfo | undefined,
+): CauseSite[] {
+  const sites = new Map<string, CauseSite>();
+  for (const id of [...failingTests].sort(compareText)) {
+    const failure = failures[id];
+    if (failure === undefined) continue;
+    const chain = reraisedChain(failure, locate);
+    const seen = new Set<string>();
+    let depth = 0;
+    // Root cause first, innermost frame first: where the failure started, then who caught it.
+    for (const [i, cause] of [...chain.entries()].reverse()) {
+      const raisedAs = i === 0 ? failure.type : chain[i - 1]!.type;
+      for (const frame of [...cause.frames].reverse()) {
+        const fn = locate(frame.file, frame.line);
+        if (fn === undefined) continue;
+        const key = `${fn.file}\0${fn.qualname}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const site = sites.get(key);
+        if (site) {
+          site.tests += 1;
+          site.depth = Math.min(site.depth, depth);
+        } else {
+          sites.set(key, {
+            file: fn.file,
+            function: fn.qualname,
+            line: frame.line,
+            tests: 1,
+            depth,
+            story: `the failing test's ${cause.type} ${depth === 0 ? "started" : "passed"} at line ${frame.line} and was re-raised as ${raisedAs}`,
+          });
+        }
+        depth += 1;
+      }
+    }
+  }
+  return [...sites.values()].sort(
+    (a, b) =>
+      b.tests - a.tests ||
+      a.depth - b.depth ||
+      compareText(a.file, b.file) ||
+      compareText(a.function, b.function),
+  );
+}
+
+/** The rank `entry` would have with every tie resolved against it: the functions in its cause
+ * tier (or a higher one) scoring at least as high. For benchmarks' worst-case accuracy. */
+export function worstCaseRank(result: SbflResult, entry: LocalizationEntry): number {
+  const tier = (e: LocalizationEntry) => {
+    const i = result.causes.findIndex((c) => c.file === e.file && c.function === e.function);
+    return i < 0 ? result.causes.length : i;
+  };
+  const own = tier(entry);
+  return result.functions.filter(
+    (e) => tier(e) < own || (tier(e) === own && compareScores(e.score, entry.score) <= 0),
+  ).length;
 }
 
 export function describeLine(

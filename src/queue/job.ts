@@ -41,9 +41,10 @@ export const jobSchema = z
 export type HypofixJob = z.infer<typeof jobSchema>;
 
 /**
- * The BullMQ job id: a stable hash of kind + repo + sha (+ tests, + PR for explain),
- * so a redelivered webhook, or a check_run and a workflow_run for the same
- * failure, never start a second run.
+ * An event's identity, BullMQ's deduplication id: a stable hash of kind + repo + sha
+ * (+ tests, + PR for explain, + the comment for a command), so a redelivered webhook,
+ * or a check_run and a workflow_run for the same failure, never start a second run,
+ * while each `/fix` or `/explain` comment does.
  */
 export function jobIdFor(job: HypofixJob): string {
   const parts = [job.kind, `${job.repo.owner}/${job.repo.name}`.toLowerCase(), job.headSha ?? ""];

@@ -1,5 +1,7 @@
-import { Redis } from "ioredis";
+import type { ConnectionOptions } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
 import { UserError } from "../errors.js";
+import type { Logger } from "../log.js";
 
 /** Fails fast with a clear message when Redis is not there (BullMQ itself would wait forever). */
 export async function assertRedisReachable(url: string, timeoutMs = 3000): Promise<void> {
@@ -23,4 +25,45 @@ export async function assertRedisReachable(url: string, timeoutMs = 3000): Promi
   } finally {
     client.disconnect();
   }
+}
+
+/** The ioredis events that are states of a connection. */
+const STATES = ["connect", "ready", "close", "reconnecting", "end"] as const;
+
+interface RedisEvents {
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/**
+ * One structured log line per state change of a Redis connection (connect, ready,
+ * close, reconnecting, end), with the last error's message: no stack traces, and
+ * no line per retry while Redis stays down.
+ */
+export function logRedisState(client: RedisEvents, log: Logger, role: string): void {
+  let last: string | undefined;
+  let lastError: string | undefined;
+  const change = (state: string, extra: Record<string, unknown> = {}) => {
+    if (state === last) return;
+    last = state;
+    const healthy = state === "connect" || state === "ready";
+    const line = { redis: role, state, ...extra, ...(!healthy && lastError ? { err: lastError } : {}) };
+    if (healthy) {
+      lastError = undefined;
+      log.info(line, "redis state");
+    } else log.warn(line, "redis state");
+  };
+  for (const state of STATES) {
+    client.on(state, (delay?: unknown) =>
+      change(state, state === "reconnecting" && typeof delay === "number" ? { retryInMs: delay } : {}),
+    );
+  }
+  client.on("error", (err: unknown) => {
+    lastError = err instanceof Error ? err.message : String(err);
+  });
+}
+
+/** A plain ioredis client for the options BullMQ was given (Hypofix's own keys beside the queue). */
+export function redisClient(connection: ConnectionOptions): Redis {
+  // connectionFromUrl builds ioredis options; BullMQ's union also admits client instances, which we never pass.
+  return new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null });
 }

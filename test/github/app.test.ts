@@ -4,147 +4,173 @@ import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hypofixApp } from "../../src/github/inbound/app.js";
+import type { HypofixJob } from "../../src/queue/job.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";
 import { examplePayload } from "./payloads.js";
 
 const privateKey = appPrivateKey();
+type Delivery = Parameters<Probot["receive"]>[0];
 
-// GitHub's API cannot exist here: nock answers at the HTTP boundary, the real octokit runs.
-const api = () => nock("https://api.github.com");
-// context.config reads the repository's file, then falls back to the owner's `.github` repository.
-const CONFIG_PATH = /^\/repos\/Codertocat\/(Hello-World|\.github)\/contents\/\.github(%2F|\/)hypofix\.yml/;
-const token = () =>
-  api().post("/app/installations/7/access_tokens").reply(200, { token: "ghs_test", permissions: {} });
-const config = (yaml: string | null) =>
-  yaml === null
-    ? api().get(CONFIG_PATH).times(2).reply(404, { message: "Not Found" })
-    : api().get(CONFIG_PATH).reply(200, yaml, { "content-type": "text/plain; charset=utf-8" });
-
-describe("Hypofix app (real Redis queue, GitHub API via nock)", () => {
+/**
+ * The webhook path against real Redis and real payload shapes, with GitHub's API
+ * unreachable: nock refuses every request, and any attempt is counted. A handler
+ * that called GitHub would fail the delivery (and the count would say so).
+ */
+describe("Hypofix app: verify, validate, enqueue; no GitHub API call", () => {
   const queue = new JobQueue(
     connectionFromUrl(process.env.REDIS_URL ?? "redis://127.0.0.1:6379"),
     `hypofix-test-${randomUUID()}`,
   );
   let probot: Probot;
+  let apiCalls: string[] = [];
+  const onAttempt = (req: { method: string; path: string }) => apiCalls.push(`${req.method} ${req.path}`);
 
-  beforeAll(() => nock.disableNetConnect());
+  beforeAll(() => {
+    nock.disableNetConnect();
+    nock.emitter.on("no match", onAttempt);
+  });
   afterAll(async () => {
+    nock.emitter.off("no match", onAttempt);
     nock.enableNetConnect();
     await queue.queue.obliterate({ force: true });
     await queue.close();
   });
   beforeEach(async () => {
+    apiCalls = [];
     await queue.queue.obliterate({ force: true });
     probot = new Probot({
       appId: 123,
       privateKey,
       log: pino({ level: "silent" }),
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+      Octokit: ProbotOctokit.defaults({ retry: { enabled: false } }),
     });
     await probot.load(hypofixApp(queue, 123));
   });
-  afterEach(() => {
-    expect(nock.pendingMocks()).toEqual([]);
-    nock.cleanAll();
-  });
+  afterEach(() => expect(apiCalls).toEqual([]));
 
-  const waiting = async () => (await queue.queue.getJobs(["waiting"])).map((j) => j.data);
+  const jobs = async (): Promise<HypofixJob[]> =>
+    (await queue.queue.getJobs(["waiting"]))
+      .map((j) => j.data)
+      .sort((a, b) => a.kind.localeCompare(b.kind) || (a.commentId ?? 0) - (b.commentId ?? 0));
+  const deliver = (name: string, payload: unknown, id: string = randomUUID()) =>
+    // Probot's types want the exact payload union; the examples are that shape at run time.
+    probot.receive({
+      id,
+      name,
+      payload: { ...(payload as object), installation: { id: 7 } },
+    } as unknown as Delivery);
 
-  it("queues one job for a failed check run, even when GitHub redelivers it", async () => {
-    const payload = examplePayload(
+  const failedCheckRun = () =>
+    examplePayload<{ check_run: { head_sha: string; conclusion: string } }>(
       "check_run",
       (p) => p.action === "completed" && (p.check_run as { conclusion: string }).conclusion === "failure",
     );
-    const event = { id: "1", name: "check_run", payload: { ...payload, installation: { id: 7 } } } as const;
-    token();
-    config(null);
-    config(null);
-    // Probot's types want the exact payload union; the example is that shape at run time.
-    await probot.receive(event as unknown as Parameters<Probot["receive"]>[0]);
-    await probot.receive({ ...event, id: "2" } as unknown as Parameters<Probot["receive"]>[0]);
-    expect(await waiting()).toEqual([
-      expect.objectContaining({ kind: "ci-failure", installationId: 7, prNumber: 2, checkRunId: 128620228 }),
+
+  it("queues one job for a failed check run, redelivered or seen again as its workflow run", async () => {
+    const payload = failedCheckRun();
+    await deliver("check_run", payload, "delivery-1");
+    await deliver("check_run", payload, "delivery-1");
+    await deliver("check_run", payload, "delivery-2");
+    const run = examplePayload<{
+      workflow_run: Record<string, unknown>;
+      repository: unknown;
+    }>(
+      "workflow_run",
+      (p) => p.action === "completed" && (p.repository as { name: string }).name === "Hello-World",
+    );
+    run.workflow_run.conclusion = "failure";
+    run.workflow_run.head_sha = payload.check_run.head_sha;
+    run.workflow_run.head_branch = "changes";
+    run.workflow_run.head_repository = { name: "Hello-World", full_name: "Codertocat/Hello-World" };
+    await deliver("workflow_run", run);
+    expect(await jobs()).toEqual([
+      expect.objectContaining({
+        kind: "ci-failure",
+        installationId: 7,
+        prNumber: 2,
+        checkRunId: 128620228,
+        deliveryId: "delivery-1",
+        headRepo: { owner: "Codertocat", name: "Hello-World" },
+      }),
     ]);
   });
 
-  it("reports an invalid .github/hypofix.yml on the commit instead of queueing", async () => {
-    const payload = examplePayload(
-      "check_run",
-      (p) => p.action === "completed" && (p.check_run as { conclusion: string }).conclusion === "failure",
-    );
-    let check: { conclusion?: string; output?: { summary: string } } = {};
-    token();
-    config("max_iterations: lots\nflavour: spicy\n");
-    api()
-      .post("/repos/Codertocat/Hello-World/check-runs", (b: typeof check) => {
-        check = b;
-        return true;
-      })
-      .reply(201, {});
-    await probot.receive({
-      id: "9",
-      name: "check_run",
-      payload: { ...payload, installation: { id: 7 } },
-    } as unknown as Parameters<Probot["receive"]>[0]);
-    expect(check.conclusion).toBe("action_required");
-    expect(check.output?.summary).toContain("`max_iterations`");
-    expect(check.output?.summary).toContain("flavour");
-    expect(await waiting()).toEqual([]);
+  it("queues a ci-green job for a success on a branch (and a fix job for its failure)", async () => {
+    const ok = examplePayload("check_run", (p) => {
+      const run = p.check_run as { conclusion: string; app: { id: number } };
+      return p.action === "completed" && run.conclusion === "success";
+    });
+    await deliver("check_run", ok);
+    expect(await jobs()).toEqual([expect.objectContaining({ kind: "ci-green", headBranch: "changes" })]);
   });
 
-  function explainComment(login: string) {
+  function comment(body: string, options: { id?: number; bot?: boolean } = {}) {
     const payload = examplePayload<{
-      comment: { body: string; user: { login: string } };
+      comment: { id: number; body: string; user: { login: string; type: string } };
       issue: Record<string, unknown>;
     }>("issue_comment", (p) => p.action === "created");
-    payload.comment.body = "/explain";
-    payload.comment.user.login = login;
+    payload.comment.body = body;
+    if (options.id) payload.comment.id = options.id;
+    if (options.bot) payload.comment.user.type = "Bot";
     payload.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
-    return {
-      id: "3",
-      name: "issue_comment",
-      payload: { ...payload, installation: { id: 7 } },
-    } as unknown as Parameters<Probot["receive"]>[0];
+    return payload;
   }
 
-  it("queues an explain job for a /explain comment by a writer, with the PR's head sha", async () => {
-    token();
-    config("mode: comment\n");
-    api()
-      .get("/repos/Codertocat/Hello-World/collaborators/writer/permission")
-      .reply(200, { permission: "write", user: { login: "writer" } })
-      .get("/repos/Codertocat/Hello-World/pulls/1")
-      .reply(200, { number: 1, head: { sha: "c".repeat(40) } })
-      .post("/repos/Codertocat/Hello-World/issues/comments/492700400/reactions", { content: "eyes" })
-      .reply(201, {});
-    await probot.receive(explainComment("writer"));
-    expect(await waiting()).toEqual([
+  it("queues a command job without asking GitHub anything: who may run it and the head are the job's business", async () => {
+    await deliver("issue_comment", comment("/explain"), "c-1");
+    expect(await jobs()).toEqual([
       {
         kind: "explain",
+        trigger: "command",
         installationId: 7,
         repo: { owner: "Codertocat", name: "Hello-World" },
-        headSha: "c".repeat(40),
         prNumber: 1,
-        requestedBy: "writer",
-        trigger: "command",
+        requestedBy: "Codertocat",
+        commentId: 492700400,
+        commentedAt: "2019-05-15T15:20:21Z",
+        deliveryId: "c-1",
       },
     ]);
   });
 
-  it("refuses /explain from a user without write access, and says so", async () => {
-    let said = "";
-    token();
-    api()
-      .get("/repos/Codertocat/Hello-World/collaborators/reader/permission")
-      .reply(200, { permission: "read", user: { login: "reader" } })
-      .post("/repos/Codertocat/Hello-World/issues/1/comments", (body: { body: string }) => {
-        said = body.body;
-        return true;
-      })
-      .reply(201, {});
-    await probot.receive(explainComment("reader"));
-    expect(said).toContain("only users with write access can run `/explain`");
-    expect(await waiting()).toEqual([]);
+  it("runs every /fix comment anew, but a redelivered comment once", async () => {
+    await deliver("issue_comment", comment("/fix", { id: 1 }), "c-1");
+    await deliver("issue_comment", comment("/fix", { id: 1 }), "c-1");
+    await deliver("issue_comment", comment("/fix", { id: 2 }), "c-2");
+    expect((await jobs()).map((j) => [j.kind, j.commentId])).toEqual([
+      ["ci-failure", 1],
+      ["ci-failure", 2],
+    ]);
+  });
+
+  it("ignores commands in code or quotes, comments by bots, and comments on issues", async () => {
+    await deliver("issue_comment", comment("```\n/fix\n```"));
+    await deliver("issue_comment", comment("> /fix"));
+    await deliver("issue_comment", comment("/fix", { bot: true }));
+    const onIssue = comment("/fix");
+    delete onIssue.issue.pull_request;
+    await deliver("issue_comment", onIssue);
+    expect(await jobs()).toEqual([]);
+  });
+
+  it("cancels queued jobs of a branch's or pull request's old head on push and synchronize", async () => {
+    const old = failedCheckRun();
+    old.check_run.head_sha = "a".repeat(40);
+    await deliver("check_run", old);
+    await deliver("check_run", failedCheckRun());
+    expect(await jobs()).toHaveLength(2);
+
+    const sync = examplePayload("pull_request", (p) => p.action === "synchronize");
+    await deliver("pull_request", sync);
+    expect((await jobs()).map((j) => j.headSha)).toEqual(["ec26c3e57ca3a959ca5aad62de7213c562f8c821"]);
+
+    const push = examplePayload<{ ref: string; after: string }>(
+      "push",
+      (p) => p.ref === "refs/heads/master" && p.deleted === false,
+    );
+    push.ref = "refs/heads/changes";
+    await deliver("push", push);
+    expect(await jobs()).toEqual([]);
   });
 });

@@ -1,47 +1,47 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
+import type { HypofixJob } from "../../queue/job.js";
 import type { Enqueued } from "../../queue/queue.js";
-import { reportCheckRun } from "../outbound/publish.js";
-import { readRepoConfig } from "./repo-config.js";
 import {
-  canTrigger,
+  headMovedByPush,
+  headMovedBySynchronize,
+  isStale,
   parseCommand,
   triggerFromCheckRun,
   triggerFromWorkflowRun,
+  type HeadMoved,
   type Trigger,
 } from "./triggers.js";
 
+/** The queue as the webhook path sees it: Redis only, never GitHub. */
 export interface Enqueuer {
   enqueue(job: unknown): Promise<Enqueued>;
+  /** Cancels queued and running jobs the predicate calls stale; returns their ids. */
+  cancel(stale: (job: HypofixJob) => boolean, reason: string): Promise<string[]>;
 }
 
-async function submit(
-  context: Context,
-  trigger: Trigger,
-  queue: Enqueuer,
-  onBadConfig?: (problem: string) => Promise<unknown>,
-): Promise<void> {
+async function submit(context: Context, trigger: Trigger, queue: Enqueuer): Promise<void> {
   if ("ignored" in trigger) {
     context.log.debug({ event: context.name, why: trigger.ignored }, "ignored");
     return;
   }
-  const lookup = await readRepoConfig(context);
-  if ("problem" in lookup) {
-    context.log.warn({ repo: trigger.job.repo, problem: lookup.problem }, "invalid repository configuration");
-    const sha = trigger.job.headSha;
-    await (onBadConfig || !sha
-      ? onBadConfig?.(lookup.problem)
-      : reportCheckRun(context.octokit, context.repo(), sha, {
-          conclusion: "action_required",
-          title: "Hypofix configuration is invalid",
-          summary: lookup.problem,
-        }));
-    return;
-  }
-  const { id, duplicate } = await queue.enqueue(trigger.job);
-  context.log.info({ jobId: id, duplicate, kind: trigger.job.kind, repo: trigger.job.repo }, "job queued");
+  const { id, duplicate } = await queue.enqueue({ ...trigger.job, deliveryId: context.id });
+  context.log.info(
+    { jobId: id, duplicate, kind: trigger.job.kind, repo: trigger.job.repo, delivery: context.id },
+    duplicate ? "duplicate delivery; job already queued" : "job queued",
+  );
 }
 
-/** Webhook handlers: decide, validate, enqueue. The work itself happens in the worker. */
+async function cancelStale(context: Context, moved: HeadMoved | undefined, queue: Enqueuer): Promise<void> {
+  if (!moved) return;
+  const cancelled = await queue.cancel((job) => isStale(job, moved), "its head moved on");
+  if (cancelled.length > 0) context.log.info({ cancelled, moved }, "cancelled jobs for a stale head");
+}
+
+/**
+ * Webhook handlers: verify (Probot), validate, enqueue. No GitHub API call happens
+ * before the delivery is answered, so a delivery never fails on API or throttling
+ * trouble: config, permissions and pull request heads are the worker's business.
+ */
 export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number): void {
   app.on("check_run.completed", async (context) => {
     await submit(context, triggerFromCheckRun(context.payload, ownAppId), queue);
@@ -51,27 +51,21 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
     await submit(context, triggerFromWorkflowRun(context.payload), queue);
   });
 
+  app.on("push", async (context) => {
+    await cancelStale(context, headMovedByPush(context.payload), queue);
+  });
+
+  app.on("pull_request.synchronize", async (context) => {
+    await cancelStale(context, headMovedBySynchronize(context.payload), queue);
+  });
+
   app.on("issue_comment.created", async (context) => {
     const { comment, issue, installation } = context.payload;
-    const command = parseCommand(comment.body);
     const user = comment.user;
-    if (!command || !issue.pull_request || !installation || !user || user.type === "Bot") return;
-
-    const { data: perm } = await context.octokit.rest.repos.getCollaboratorPermissionLevel(
-      context.repo({ username: user.login }),
-    );
-    if (!canTrigger(perm.permission)) {
-      await context.octokit.rest.issues.createComment(
-        context.issue({
-          body: `@${user.login} only users with write access can run \`/${command}\`.`,
-        }),
-      );
-      return;
-    }
-    const { data: pr } = await context.octokit.rest.pulls.get(context.pullRequest());
-    await context.octokit.rest.reactions.createForIssueComment(
-      context.repo({ comment_id: comment.id, content: "eyes" as const }),
-    );
+    if (!issue.pull_request || !installation || !user || user.type === "Bot") return;
+    const command = parseCommand(comment.body);
+    if (!command) return;
+    // Who may run it, and which head the commenter saw, are checked by the job.
     await submit(
       context,
       {
@@ -80,13 +74,13 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
           trigger: "command",
           installationId: installation.id,
           repo: { owner: context.repo().owner, name: context.repo().repo },
-          headSha: pr.head.sha,
           prNumber: issue.number,
           requestedBy: user.login,
+          commentId: comment.id,
+          commentedAt: comment.created_at,
         },
       },
       queue,
-      (problem) => context.octokit.rest.issues.createComment(context.issue({ body: problem })),
     );
   });
 }

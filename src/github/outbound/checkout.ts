@@ -6,6 +6,9 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
+/** Checkouts live in the system temp dir under this prefix (stale-checkouts.ts removes dead workers' ones). */
+export const CHECKOUT_PREFIX = "hypofix-checkout-";
+
 export interface Checkout {
   dir: string;
   dispose(): Promise<void>;
@@ -24,7 +27,7 @@ export async function checkoutCommit(options: {
   token?: string;
   timeoutMs?: number;
 }): Promise<Checkout> {
-  const dir = await mkdtemp(join(tmpdir(), "hypofix-checkout-"));
+  const dir = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
   if (options.token) {
     const basic = Buffer.from(`x-access-token:${options.token}`).toString("base64");

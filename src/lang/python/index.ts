@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
+import { generateCandidates, type CandidateRequest, type RepairCandidate } from "./candidates.js";
 import { applyEdits, parseExperiment, type Edit, type Experiment } from "./experiment.js";
 import { minimizeFrames } from "./frames.js";
 import { isTestFile } from "./test-files.js";
@@ -25,6 +26,8 @@ import type {
 } from "./types.js";
 
 export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
+export { CANDIDATE_FAMILIES, CandidateHelperError, generateCandidates } from "./candidates.js";
+export type { CandidateFamily, CandidateFeatures, CandidateRequest, RepairCandidate } from "./candidates.js";
 export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
 export { formatFrames, minimizeFrames } from "./frames.js";
 export { isTestFile } from "./test-files.js";
@@ -118,6 +121,13 @@ class SandboxPythonRuntime implements PythonRuntime {
     return result;
   }
 
+  candidates(request: CandidateRequest, options?: RunOptions): Promise<RepairCandidate[]> {
+    return generateCandidates(this.sandbox, request, {
+      ...(options?.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(this.options.log ? { log: this.options.log } : {}),
+    });
+  }
+
   pytestSetAside(): string[] {
     return [...this.setAside];
   }
@@ -135,6 +145,16 @@ class SandboxPythonRuntime implements PythonRuntime {
                 message: t.failure.message,
                 frames: minimizeFrames(t.failure.frames),
                 text: t.failure.text ?? "",
+                ...(t.failure.causes && t.failure.causes.length > 0
+                  ? {
+                      causes: t.failure.causes.map((c) => ({
+                        type: c.type,
+                        message: c.message,
+                        frames: minimizeFrames(c.frames),
+                        explicit: c.explicit,
+                      })),
+                    }
+                  : {}),
               },
             }
           : {}),
@@ -165,8 +185,12 @@ class SandboxPythonRuntime implements PythonRuntime {
     const method = this.options.coverageMethod ?? "settrace";
     const res = await this.call("coverage", { ids, method }, this.timeout(options));
     const outcomes: CoverageReport["outcomes"] = {};
-    for (const t of res.run.tests) outcomes[t.id] = t.outcome;
-    return { perTest: res.perTest, outcomes, functions: res.functions };
+    const failures: NonNullable<CoverageReport["failures"]> = {};
+    for (const t of this.toTestRun(res.run).tests) {
+      outcomes[t.id] = t.outcome;
+      if (t.failure) failures[t.id] = t.failure;
+    }
+    return { perTest: res.perTest, outcomes, functions: res.functions, failures };
   }
 
   async functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]> {

@@ -12,11 +12,20 @@ const rawFrame = z.object({
   repo: z.boolean(),
 });
 
+const rawCause = z.object({
+  type: z.string(),
+  message: z.string(),
+  frames: z.array(rawFrame),
+  explicit: z.boolean(),
+});
+
 const rawFailure = z.object({
   type: z.string(),
   message: z.string(),
   frames: z.array(rawFrame),
   text: z.string().optional(),
+  /** The exception chain (`__cause__`, else `__context__`), nearest first. */
+  causes: z.array(rawCause).optional(),
 });
 
 export const rawRunSchema = z.object({

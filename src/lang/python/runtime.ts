@@ -1,3 +1,4 @@
+import type { CandidateRequest, RepairCandidate } from "./candidates.js";
 import type {
   BlockTrace,
   CoverageReport,
@@ -36,6 +37,12 @@ export interface PythonRuntime {
   ): Promise<FailureEvidence | undefined>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
+  /**
+   * Repair candidates for one source file's suspect lines (or a function's span), drawn from
+   * its syntax tree in the sandbox: edits in the edit-and-run DSL, each with its family, claim,
+   * features and prior (candidates.ts). A test file gets none.
+   */
+  candidates(request: CandidateRequest, options?: RunOptions): Promise<RepairCandidate[]>;
   /** The repository's pytest options set aside so far because they break the instruments (`-n auto`, `--cov`). */
   pytestSetAside(): string[];
 }

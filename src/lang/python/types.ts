@@ -31,6 +31,21 @@ export interface TestFailure {
   frames: Frame[];
   /** pytest's own failure text, capped, for humans. */
   text: string;
+  /**
+   * The exceptions this one was raised from (`raise ... from e`) or while handling (the
+   * implicit `__context__`), nearest first; absent or empty when it started where it was raised.
+   */
+  causes?: ExceptionCause[];
+}
+
+/** One exception of a failure's chain: where it was raised, up to where it was caught. */
+export interface ExceptionCause {
+  type: string;
+  message: string;
+  /** Repository frames of its traceback, minimised like `TestFailure.frames`. */
+  frames: Frame[];
+  /** `raise ... from` named it (`__cause__`); false: the next exception was raised while handling it. */
+  explicit: boolean;
 }
 
 export interface TestResult {
@@ -69,6 +84,8 @@ export interface CoverageReport {
   outcomes: Record<string, TestOutcome>;
   /** Every function defined in the covered source files, for mapping lines to functions. */
   functions: FunctionInfo[];
+  /** Failures of the tests that failed during the coverage run, by test id (with their exception chains). */
+  failures?: Record<string, TestFailure>;
 }
 
 /** LDB's block trace of one test through one function. */

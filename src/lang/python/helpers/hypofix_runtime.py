@@ -175,9 +175,36 @@ def frames_of(exc):
     return frames
 
 
+MAX_CAUSES = 5
+
+
+def causes_of(exc):
+    """The exceptions `exc` was raised from or while handling (`raise ... from e`, else the
+    implicit `__context__`, even when `from None` hides it from the traceback), nearest first:
+    localization looks where the failure started, not only where it surfaced."""
+    causes = []
+    seen = {id(exc)}
+    current = exc
+    while len(causes) < MAX_CAUSES:
+        cause = current.__cause__ or current.__context__
+        if cause is None or id(cause) in seen:
+            break
+        seen.add(id(cause))
+        causes.append(
+            {
+                "type": type(cause).__name__,
+                "message": cap(str(cause).replace(ROOT + os.sep, ""), TEXT_CAP),
+                "frames": frames_of(cause),
+                "explicit": current.__cause__ is not None,
+            }
+        )
+        current = cause
+    return causes
+
+
 def failure_of(excinfo_value):
     exc, type_name, message = describe_exception(excinfo_value)
-    return {"type": type_name, "message": message, "frames": frames_of(exc)}
+    return {"type": type_name, "message": message, "frames": frames_of(exc), "causes": causes_of(exc)}
 
 
 def mangle(nodeid):

@@ -1,0 +1,26 @@
+/**
+ * Redis keys and channels Hypofix keeps beside a BullMQ queue (cancellations,
+ * outcomes, per-repository locks, quotas). One place, so the webhook side and
+ * the worker agree on them. Everything lives under `hypofix:<queue>:`.
+ */
+export function queueKeys(queueName: string) {
+  const base = `hypofix:${queueName}`;
+  return {
+    /** Pub/sub channel: `{ jobId, reason }` for a job to stop now. */
+    cancelChannel: `${base}:cancel`,
+    /** Marker that a job was cancelled (a worker that takes it later sees it). */
+    cancelled: (jobId: string) => `${base}:cancelled:${jobId}`,
+    /** The job's recorded outcome: written once, whichever run or worker gets there first. */
+    outcome: (jobId: string) => `${base}:outcome:${jobId}`,
+    /** Held by the one job running for a repository. */
+    repoLock: (repo: string) => `${base}:repo-lock:${repo.toLowerCase()}`,
+    /** Jobs started for a repository on a UTC day (a set of job ids). */
+    quota: (repo: string, day: string) => `${base}:quota:${repo.toLowerCase()}:${day}`,
+    /** A delivery guid Hypofix asked GitHub to redeliver, with the number of times. */
+    redelivered: (guid: string) => `${base}:redelivered:${guid}`,
+    /** Held by the process sweeping the App's deliveries, so only one does at a time. */
+    redeliverySweep: `${base}:redelivery-sweep`,
+  };
+}
+
+export type QueueKeys = ReturnType<typeof queueKeys>;

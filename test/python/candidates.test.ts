@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CandidateBench, dedent, lineOf, type FixCase, type LeaveAloneCase } from "./candidates-harness.js";
+
+// Expression-level families: each fixes a small program of its own, and leaves alone what it must.
+// The helper runs with the host Python (HYPOFIX_PYTHON) in a local sandbox.
+
+const bounds = dedent(`
+  def in_stock(on_hand, reorder_level):
+      """True when no reorder is needed."""
+      return on_hand >= reorder_level
+
+
+  def needs_reorder(on_hand, reorder_level):
+      return on_hand < reorder_level
+`);
+
+const keys = dedent(`
+  def contact(user):
+      return user["mail"]
+
+
+  def make_user(name, email):
+      return {"name": name, "email": email}
+`);
+
+const literal = dedent(`
+  def join_words(words):
+      return "".join(words)
+
+
+  def title(words):
+      return " ".join(w.capitalize() for w in words)
+`);
+
+const identifier = dedent(`
+  def safe_url(url):
+      lowered = url.strip().lower()
+      if url.startswith(("javascript:", "data:")):
+          return ""
+      return url
+`);
+
+const exceptions = dedent(`
+  UNITS = {"k": 1000, "m": 1000000}
+
+
+  class ConfigError(Exception):
+      pass
+
+
+  def to_size(text):
+      number, unit = text[:-1], text[-1]
+      try:
+          factor = UNITS[unit]
+      except ValueError:
+          raise ConfigError("unknown unit " + unit)
+      return int(number) * factor
+`);
+
+const mutable = dedent(`
+  def render(template, context={}, **extra):
+      context.update(extra)
+      return template.format(**context)
+`);
+
+const fixes: FixCase[] = [
+  {
+    name: "bounds",
+    family: "changed-operator",
+    source: bounds,
+    lines: [lineOf(bounds, "return on_hand < reorder_level")],
+    fix: ["on_hand < reorder_level", "on_hand <= reorder_level"],
+    test: `
+      from prog.bounds import needs_reorder
+      def test_at_level():
+          assert needs_reorder(5, 5)
+      def test_above():
+          assert not needs_reorder(6, 5)
+    `,
+  },
+  {
+    name: "keys",
+    family: "changed-key",
+    source: keys,
+    lines: [lineOf(keys, 'user["mail"]')],
+    fix: ['"mail"', '"email"'],
+    test: `
+      from prog.keys import contact, make_user
+      def test_contact():
+          assert contact(make_user("ann", "a@x.org")) == "a@x.org"
+    `,
+  },
+  {
+    name: "literal",
+    family: "changed-literal",
+    source: literal,
+    lines: [lineOf(literal, '"".join')],
+    fix: ['"".join', '" ".join'],
+    test: `
+      from prog.literal import join_words
+      def test_join():
+          assert join_words(["a", "b"]) == "a b"
+    `,
+  },
+  {
+    name: "identifier",
+    family: "changed-identifier",
+    source: identifier,
+    lines: [lineOf(identifier, "if url.startswith")],
+    fix: ["if url.startswith", "if lowered.startswith"],
+    test: `
+      from prog.identifier import safe_url
+      def test_upper_scheme():
+          assert safe_url(" JavaScript:alert(1)") == ""
+      def test_plain():
+          assert safe_url("https://x.org") == "https://x.org"
+    `,
+  },
+  {
+    name: "exceptions",
+    family: "wrong-exception",
+    source: exceptions,
+    lines: [lineOf(exceptions, "except ValueError")],
+    fix: ["except ValueError", "except KeyError"],
+    test: `
+      import pytest
+      from prog.exceptions import ConfigError, to_size
+      def test_unknown_unit():
+          with pytest.raises(ConfigError):
+              to_size("12q")
+      def test_known():
+          assert to_size("2k") == 2000
+    `,
+  },
+  {
+    name: "mutable",
+    family: "mutable-default",
+    source: mutable,
+    lines: [lineOf(mutable, "context.update")],
+    fix: [
+      "context={}, **extra):\n",
+      "context=None, **extra):\n    if context is None:\n        context = {}\n",
+    ],
+    test: `
+      from prog.mutable import render
+      def test_no_leak():
+          assert render("{a}", a=1) == "1"
+          assert render("{b}", b=2) == "2"
+          import pytest
+          with pytest.raises(KeyError):
+              render("{a}")
+    `,
+  },
+];
+
+const annotated = dedent(`
+  from typing import List
+
+
+  class Order:
+      """An order. Its total is the sum of the line prices."""
+
+      def __init__(self, lines: List[int], owner: str) -> None:
+          self.lines = lines
+          self.owner = owner
+
+      def total(self, discount: int = 0) -> int:
+          """Sum of lines minus the discount; see also Order.owner."""
+          value: int = sum(self.lines)
+          return value - discount
+`);
+
+const alone: LeaveAloneCase[] = [
+  {
+    name: "annotated",
+    source: annotated,
+    span: { start: 1, end: annotated.split("\n").length },
+    forbidden: (c, edited) => {
+      const before = annotated.split("\n");
+      const after = edited.split("\n");
+      const changedDoc = after.some((l, i) => l.includes('"""') && l !== before[i]);
+      if (changedDoc) return `${c.claim}: edits a docstring`;
+      if (/List\[|: str|-> int|-> None|: int/.test(c.features.before))
+        return `${c.claim}: edits an annotation`;
+      if (!edited.includes("lines: List[int], owner: str) -> None:"))
+        return `${c.claim}: edits the signature's annotations`;
+      if (!edited.includes("value: int = ")) return `${c.claim}: edits a variable annotation`;
+      return undefined;
+    },
+  },
+];
+
+let bench: CandidateBench;
+beforeAll(async () => {
+  bench = await CandidateBench.create("local", fixes, alone);
+});
+afterAll(async () => {
+  await bench?.dispose();
+});
+
+describe("repair candidates from the program's syntax tree", () => {
+  for (const c of fixes) {
+    it(`${c.family}: proposes the fix for prog/${c.name}.py, which makes its test pass`, async () => {
+      const all = await bench.expectFixed(c);
+      await bench.expectAllParse(c.source, all);
+    });
+  }
+
+  it("never edits a docstring or a type annotation", async () => {
+    const all = await bench.expectLeftAlone(alone[0]!);
+    // The span covers the methods: there is something to propose, only not there.
+    expect(all.length).toBeGreaterThan(5);
+    expect(all.some((c) => c.family === "changed-operator" && c.features.before === "-")).toBe(true);
+  });
+
+  it("gives a test file no candidates", async () => {
+    const got = await bench.sandbox.readFile("tests/test_bounds.py");
+    expect(got).toContain("needs_reorder");
+    expect(await bench.runtime.candidates({ file: "tests/test_bounds.py", lines: [3, 4] })).toEqual([]);
+  });
+});
