@@ -179,6 +179,7 @@ export const NO_EVIDENCE: FailureEvidence = {
   cause: null,
   signatures: [],
   carried: [],
+  probes: [],
 };
 
 /** What the failure alone says, when the evidence run could not report. */

@@ -1,30 +1,27 @@
 /**
- * The offline engine's candidate edits for the suspicious lines, from the candidate
- * generator, in one shape the ranking and the loop use. The generator is behind this one
- * module so that replacing it changes nothing else.
+ * The offline engine's candidate edits for the suspicious lines, from the AST candidate
+ * generator (lang/python/candidates.ts), in the one shape the ranking and the loop use.
  */
 import type { SuspiciousLine } from "../localize/sbfl.js";
 import type { Edit } from "../lang/python/experiment.js";
-import type { FunctionInfo } from "../lang/python/types.js";
-import { candidatesForLine, initialisationCandidates, scopeNames } from "./templates.js";
-import type { BugContext } from "./types.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { FailureEvidence, FunctionInfo } from "../lang/python/types.js";
 
 export interface EngineCandidate {
-  /** The kind of mistake it repairs. */
+  /** The kind of mistake it repairs (CANDIDATE_FAMILIES). */
   family: string;
   file: string;
-  /** The line it changes (the first, for several edits). */
+  /** The first line it changes. */
   line: number;
+  /** The suspicious line it was generated for. */
+  suspect: number;
   /** Edit-and-run edits, each naming its file. */
   edits: Edit[];
   /** What it claims is wrong: plain text, code in backticks, no final period. */
   claim: string;
-  /** The generator's likelihood, 0..1. */
+  /** Likelihood, larger is likelier: about 1 for single-token slips, under 0.45 for broad guesses. */
   prior: number;
 }
-
-/** Template ranks 0 (likeliest) to 8 as a likelihood. */
-const priorOfRank = (rank: number) => Math.max(0.05, 1 - rank / 10);
 
 /** The innermost function around a line. */
 export function enclosing(
@@ -39,49 +36,50 @@ export function enclosing(
   return inner;
 }
 
-/** Candidates for each suspicious line, and initialisations for a name the failure found unbound. */
+const unquote = (repr: string) => /^(['"])(.*)\1$/s.exec(repr)?.[2] ?? repr;
+
+/** The failure's own names for what should have been there: a KeyError's keys, an AttributeError's attributes. */
+export function hintsOf(evidence: FailureEvidence | undefined): { keys?: string[]; attributes?: string[] } {
+  const keys = (evidence?.key?.keys ?? []).filter((k) => /^['"]/.test(k)).map(unquote);
+  const attributes = [...(evidence?.attribute?.close ?? []), ...(evidence?.attribute?.attributes ?? [])];
+  return {
+    ...(keys.length > 0 ? { keys } : {}),
+    ...(attributes.length > 0 ? { attributes: [...new Set(attributes)] } : {}),
+  };
+}
+
+/** Candidates for the suspicious lines, one generator request per file, the file's lines most suspicious first. */
 export async function generateCandidates(
-  bug: BugContext,
+  runtime: PythonRuntime,
   lines: SuspiciousLine[],
+  evidence: FailureEvidence | undefined,
+  timeoutMs: number,
 ): Promise<EngineCandidate[]> {
+  const files = [...new Set(lines.map((l) => l.file))];
+  const hints = hintsOf(evidence);
   const out: EngineCandidate[] = [];
-  for (const susp of lines) {
-    const source = (await bug.readSource(susp.file)).split("\n");
-    const fn = enclosing(bug.functions, susp);
-    const scope = fn ? scopeNames(source.slice(fn.startLine - 1, fn.endLine).join("\n")) : [];
-    for (const t of candidatesForLine({ line: susp.line, text: source[susp.line - 1] ?? "", scope })) {
+  for (const file of files) {
+    const found = await runtime.candidates(
+      {
+        file,
+        lines: lines.filter((l) => l.file === file).map((l) => l.line),
+        ...(Object.keys(hints).length > 0 ? { hints } : {}),
+      },
+      { timeoutMs },
+    );
+    for (const c of found) {
       out.push({
-        family: t.mutator,
-        file: susp.file,
-        line: susp.line,
-        edits: t.edits.map((e) => ({ ...e, file: susp.file })),
-        claim: t.claim,
-        prior: priorOfRank(t.rank),
+        family: c.family,
+        file,
+        line: c.line,
+        suspect: c.suspect,
+        edits: c.edits,
+        claim: c.claim.replace(/\.\s*$/, ""),
+        // The generator's prior is a cost (smaller is likelier); 1/cost puts its single-token
+        // slips (about 1) in the first tier and its broad guesses (above 2.2) in the last.
+        prior: 1 / Math.max(0.1, c.prior),
       });
     }
   }
-  return [...(await unboundName(bug)), ...out];
-}
-
-/** A NameError or UnboundLocalError names a variable: initialising it is a hypothesis of its own. */
-async function unboundName(bug: BugContext): Promise<EngineCandidate[]> {
-  const failure = bug.failure;
-  if (!failure || !/^(NameError|UnboundLocalError)$/.test(failure.type)) return [];
-  const name = /'(\w+)'/.exec(failure.message)?.[1];
-  const files = new Set(bug.suspicious.map((l) => l.file));
-  const frame = [...failure.frames].reverse().find((f) => files.has(f.file));
-  if (!name || !frame) return [];
-  const fn = enclosing(bug.functions, frame);
-  if (!fn) return [];
-  const all = (await bug.readSource(frame.file)).split("\n");
-  const lines = all.slice(fn.startLine, fn.endLine).map((text, i) => ({ line: fn.startLine + 1 + i, text }));
-  return initialisationCandidates(name, lines).map((t) => ({
-    family: t.mutator,
-    file: frame.file,
-    line: t.edits[0]!.line,
-    edits: t.edits.map((e) => ({ ...e, file: frame.file })),
-    claim: t.claim,
-    // The failure names the variable: as strong as evidence gets.
-    prior: t.rank === 0 ? 1 : 0.9,
-  }));
+  return out;
 }

@@ -3,14 +3,13 @@ import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FailureEvidence, FunctionInfo, Observation } from "../lang/python/types.js";
 import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
-import { applyEdits, formatEdit, type Edit } from "../lang/python/experiment.js";
+import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";
 import { NO_EXCEPTION } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
 import { breadthFirst } from "./schedule.js";
 import { editShape } from "./shape.js";
-import { BUILTINS, KEYWORDS, renderEdits, scopeNames, tokenize } from "./templates.js";
 import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate, Validation } from "./types.js";
 
 /** Lines tried at most, so a flat SBFL ranking cannot spend the budget on hundreds of ties. */
@@ -18,41 +17,6 @@ const MAX_LINES = 25;
 /** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
 const MAX_PAIRS = 12;
 const PAIR_WITH = 3;
-
-/** Calls a debugger print may make without changing the program's state. */
-const PURE_CALLS = new Set([
-  "len",
-  "range",
-  "abs",
-  "min",
-  "max",
-  "sum",
-  "int",
-  "float",
-  "str",
-  "bool",
-  "round",
-  "sorted",
-  "list",
-  "tuple",
-  "set",
-  "isinstance",
-  "repr",
-  "type",
-  "lower",
-  "upper",
-  "strip",
-  "startswith",
-  "endswith",
-  "get",
-  "keys",
-  "values",
-  "items",
-  "count",
-  "index",
-  "split",
-  "join",
-]);
 
 export interface OfflineOptions {
   /** Lines ranked below this suspiciousness are not tried. */
@@ -91,7 +55,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           lines: lines.map((l) => ({ file: l.file, line: l.line })),
           timeoutMs: Math.max(1_000, Math.min(2 * bug.experimentTimeoutMs, budget.remainingMs())),
         })) ?? failureOnly(bug.failure);
-      const plan = breadthFirst(await planHypotheses(bug, lines, evidence));
+      const plan = breadthFirst(await planHypotheses(bug, runtime, lines, evidence));
       const probed = new Map<string, string | undefined>();
       const changers: Tried[] = [];
       let pairsTried = 0;
@@ -144,13 +108,13 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       for (let next = 0; next < queue.length; next++) {
         const item = queue[next]!;
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
-        const { susp, rank, text, fn, scope, candidate } = item;
+        const { susp, rank, text, fn, candidate } = item;
         // Before editing a line, a debugger experiment records the real values there, in the test it is judged by.
         const probeTest = base?.test ?? bug.primaryTest;
         const lineKey = `${probeTest} ${susp.file}:${susp.line}`;
         if (!probed.has(lineKey)) {
           const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
-          const probe = item.suspicious ? probeExpression(text, scope) : undefined;
+          const probe = item.suspicious ? (item.probe?.expr ?? undefined) : undefined;
           if (!probe) {
             probed.set(lineKey, "");
           } else {
@@ -202,10 +166,10 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           const edits = [...base.item.candidate.edits, ...candidate.edits];
           const { validation } = await attempt(
             {
-              hypothesis: `${claim} This is a second fault, beside the one fixed by ${code(renderEdits(base.item.candidate.edits))}, which made ${code(bug.primaryTest)} pass while ${code(base.test)} still failed.${because}${seen}`,
+              hypothesis: `${claim} This is a second fault, beside the one fixed by ${code(formatEditExperiment(base.item.candidate.edits))}, which made ${code(bug.primaryTest)} pass while ${code(base.test)} still failed.${because}${seen}`,
               claim: `${claim} ${capitalize(base.item.candidate.claim)}.`,
               prediction: `With both edits, ${code(base.test)} passes (${code(NO_EXCEPTION)}).`,
-              experiment: renderEdits(edits),
+              experiment: formatEditExperiment(edits),
             },
             edits,
             candidate.file,
@@ -215,7 +179,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           if (validation?.plausible) return { steps, candidates, done: true, stop: "done" };
           continue;
         }
-        const experiment = renderEdits(candidate.edits);
+        const experiment = formatEditExperiment(candidate.edits);
         const { step, passed, validation, obs } = await attempt(
           {
             hypothesis: `${claim}${because}${seen}`,
@@ -267,7 +231,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
               hypothesis: `Two places are wrong together: ${other.item.candidate.claim}; and ${candidate.claim}. Each edit alone changed the failure: with the first the test ended with ${code(clip(other.outcome, 100))}, with the second with ${code(clip(outcome, 100))}.`,
               claim: `${capitalize(other.item.candidate.claim)}. ${claim}`,
               prediction: `With both edits, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}).`,
-              experiment: renderEdits(edits),
+              experiment: formatEditExperiment(edits),
             },
             edits,
             candidate.file,
@@ -294,20 +258,19 @@ async function observedChange(
   bug: BugContext,
   item: PlannedHypothesis,
 ): Promise<string | undefined> {
-  const { susp, text, fn, source, candidate } = item;
-  const tokens = tokenize(text).filter((t) => t.kind !== "comment");
-  if (!fn || tokens[0]?.text !== "return" || tokens.length < 2 || budget.exhausted()) return undefined;
-  const params = parameters(source.split("\n"), fn);
+  const { susp, fn, source, candidate, probe } = item;
+  const returned = probe?.returned;
+  const params = probe?.params;
+  if (!fn || !returned || !params || params.length === 0 || budget.exhausted()) return undefined;
   if (candidate.edits.some((e) => e.line !== susp.line || e.op !== "REPLACE")) return undefined;
   const edited = applyEdits(source, candidate.edits).source.split("\n")[susp.line - 1]!.trim();
-  if (!params || params.length === 0 || !edited.startsWith("return ")) return undefined;
-  const returned = (line: string) => line.trim().slice("return".length).trim();
-  const probe = `(${returned(text)}, ${returned(edited)}, (${params.join(", ")},))`;
+  if (!edited.startsWith("return ")) return undefined;
+  const expression = `(${returned}, ${edited.slice("return".length).trim()}, (${params.join(", ")},))`;
   const obs = await observe(
     runtime,
     budget,
     bug,
-    `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`,
+    `b ${susp.file}:${susp.line} ;; c ;; p ${expression}`,
     bug.primaryTest,
   );
   const values = obs.kind === "debugger" ? tupleItems(obs.observation.trim()) : undefined;
@@ -342,28 +305,6 @@ export function tupleItems(repr: string): string[] | undefined {
   return depth === 0 && !quote ? items : undefined;
 }
 
-/** The names of a function's parameters (without self and cls); undefined for `*args`, `**kwargs` and other forms. */
-export function parameters(lines: string[], fn: FunctionInfo): string[] | undefined {
-  const header = lines.slice(fn.startLine - 1, fn.endLine).join("\n");
-  const open = header.indexOf("(");
-  if (!/^\s*(?:async\s+)?def\s/.test(header.slice(0, open)) || open < 0) return undefined;
-  let depth = 0;
-  let end = -1;
-  for (let i = open; i < header.length && end < 0; i++) {
-    if ("([{".includes(header[i]!)) depth++;
-    else if (")]}".includes(header[i]!) && --depth === 0) end = i;
-  }
-  if (end < 0) return undefined;
-  const names: string[] = [];
-  for (const part of header.slice(open + 1, end).split(",")) {
-    const name = /^\s*([A-Za-z_]\w*)\s*(?:[:=]|$)/.exec(part)?.[1];
-    if (part.trim() === "") continue;
-    if (!name) return undefined;
-    if (name !== "self" && name !== "cls") names.push(name);
-  }
-  return names;
-}
-
 interface PlannedHypothesis {
   rank: number;
   /** Schedulable: the line's rank, the generator's prior and the evidence's score. */
@@ -378,41 +319,40 @@ interface PlannedHypothesis {
   text: string;
   source: string;
   fn: FunctionInfo | undefined;
-  scope: string[];
+  /** What to print at the suspicious line before editing it (from the evidence helper). */
+  probe?: FailureEvidence["probes"][number];
   candidate: EngineCandidate;
 }
 
 /** Every candidate as a hypothesis, with the evidence's score; breadthFirst orders them. */
 async function planHypotheses(
   bug: BugContext,
+  runtime: PythonRuntime,
   lines: SuspiciousLine[],
   evidence: FailureEvidence | undefined,
 ): Promise<PlannedHypothesis[]> {
   const plan: PlannedHypothesis[] = [];
-  for (const candidate of await generateCandidates(bug, lines)) {
+  const found = await generateCandidates(runtime, lines, evidence, 2 * bug.experimentTimeoutMs + 10_000);
+  for (const candidate of found) {
     const source = await bug.readSource(candidate.file);
     const all = source.split("\n");
-    const text = all[candidate.line - 1] ?? "";
     const fn = enclosing(bug.functions, candidate);
-    const exact = lines.findIndex((l) => l.file === candidate.file && l.line === candidate.line);
-    const sameFunction = lines.findIndex((l) => fn !== undefined && enclosing(bug.functions, l) === fn);
-    const lineRank = exact >= 0 ? exact : sameFunction >= 0 ? sameFunction : lines.length;
-    const susp: SuspiciousLine =
-      exact >= 0
-        ? lines[exact]!
-        : {
-            file: candidate.file,
-            line: candidate.line,
-            score: 0,
-            failed: 0,
-            passed: 0,
-            ...(fn ? { function: fn.qualname } : {}),
-          };
+    const exact = lines.findIndex((l) => l.file === candidate.file && l.line === candidate.suspect);
+    const susp: SuspiciousLine = lines[exact] ?? {
+      file: candidate.file,
+      line: candidate.suspect,
+      score: 0,
+      failed: 0,
+      passed: 0,
+      ...(fn ? { function: fn.qualname } : {}),
+    };
+    const lineRank = exact >= 0 ? exact : lines.length;
+    const changed = all[candidate.line - 1] ?? "";
     const first = candidate.edits[0];
     const shape =
       first?.op === "ADD"
-        ? editShape(text, undefined, first.stmt)
-        : editShape(text, applyEdits(source, candidate.edits).source.split("\n")[candidate.line - 1]);
+        ? editShape(changed, undefined, first.stmt)
+        : editShape(changed, applyEdits(source, candidate.edits).source.split("\n")[candidate.line - 1]);
     const scored = scoreCandidate(
       {
         file: candidate.file,
@@ -431,6 +371,7 @@ async function planHypotheses(
       },
       evidence,
     );
+    const probe = evidence?.probes.find((p) => p.file === susp.file && p.line === susp.line);
     plan.push({
       rank: lineRank,
       lineRank,
@@ -439,10 +380,10 @@ async function planHypotheses(
       ...(scored.because ? { because: scored.because } : {}),
       susp,
       suspicious: exact >= 0,
-      text,
+      text: all[susp.line - 1] ?? "",
       source,
       fn,
-      scope: fn ? scopeNames(all.slice(fn.startLine - 1, fn.endLine).join("\n")) : [],
+      ...(probe ? { probe } : {}),
       candidate,
     });
   }
@@ -484,62 +425,6 @@ async function toCandidate(
 
 function rankLines(lines: SuspiciousLine[], minScore: number): SuspiciousLine[] {
   return lines.filter((l) => l.score > minScore);
-}
-
-/**
- * What to print at a line before editing it: the condition, returned value or
- * right-hand side when evaluating it twice is harmless, else the variables it reads.
- */
-export function probeExpression(text: string, scope: string[]): string | undefined {
-  const tokens = tokenize(text).filter((t) => t.kind !== "comment");
-  if (tokens.length === 0) return undefined;
-  const first = tokens[0]!.text;
-  const body = (from: number, to: number) => text.slice(tokens[from]!.start, tokens[to]!.end).trim();
-  let expr: string | undefined;
-  if (
-    (first === "if" || first === "elif" || first === "while") &&
-    tokens.at(-1)!.text === ":" &&
-    tokens.length > 2
-  ) {
-    expr = body(1, tokens.length - 2);
-  } else if (first === "return" && tokens.length > 1) {
-    expr = body(1, tokens.length - 1);
-  } else if (first === "for") {
-    const inAt = tokens.findIndex((t) => t.text === "in");
-    if (inAt > 0 && tokens.at(-1)!.text === ":") expr = body(inAt + 1, tokens.length - 2);
-  } else {
-    const assign = tokens.findIndex((t) => /^(=|\+=|-=|\*=|\/=|\/\/=|%=)$/.test(t.text));
-    if (assign >= 0 && assign < tokens.length - 1) {
-      expr = body(assign + 1, tokens.length - 1);
-      if (tokens[assign]!.text !== "=") expr = `(${body(0, assign - 1)}, ${expr})`;
-    }
-  }
-  const literal = (e: string) => !tokenize(e).some((t) => t.kind === "name" && !KEYWORDS.has(t.text));
-  const impure = (e: string) =>
-    tokenize(e).some(
-      (t, i, all) => t.kind === "name" && all[i + 1]?.text === "(" && !PURE_CALLS.has(t.text),
-    ) || /\byield\b|\bawait\b|:=|\blambda\b/.test(e);
-  if (expr && !impure(expr) && !literal(expr)) return expr;
-  // Names read on the line: for an assignment, only those right of `=` exist before the line runs.
-  const assignAt = tokens.findIndex((t) => t.text === "=");
-  const names = [
-    ...new Set(
-      tokens
-        .slice(assignAt + 1)
-        .filter(
-          (t, i, rest) =>
-            t.kind === "name" &&
-            !KEYWORDS.has(t.text) &&
-            !BUILTINS.has(t.text) &&
-            rest[i - 1]?.text !== "." &&
-            rest[i + 1]?.text !== "(",
-        )
-        .map((t) => t.text)
-        .filter((n) => scope.length === 0 || scope.includes(n)),
-    ),
-  ];
-  if (names.length === 0) return undefined;
-  return names.length === 1 ? names[0] : `(${names.join(", ")})`;
 }
 
 const LOOP_PREFIX = "At each loop execution, the expression was: ";

@@ -131,6 +131,16 @@ export const evidenceSchema = z.object({
       value: z.string(),
     }),
   ),
+  probes: z.array(
+    z.object({
+      file: z.string(),
+      line: z.number().int(),
+      /** What to print there; null when the line reads nothing worth printing. */
+      expr: z.string().nullable(),
+      returned: z.string().optional(),
+      params: z.array(z.string()).optional(),
+    }),
+  ),
 });
 
 export const helperSchemas = {

@@ -12,13 +12,16 @@ failing test and reports, as JSON-ready dicts:
 - handlers: the `except` clauses around each repository frame the exception went through;
 - cause: where a caught-and-re-raised exception started;
 - signatures: the parameters of the functions called on the failing line and the given lines;
-- carried: mutable defaults and containers that keep growing from one call to the next.
+- carried: mutable defaults and containers that keep growing from one call to the next;
+- probes: for each given line, what a debugger experiment should print there before it is
+  edited (and for a `return`, the returned expression and the function's parameters).
 
 Nothing here calls code the test did not call, except `getattr` on names a line already
 reads and `inspect.signature` of what it calls.
 """
 
 import ast
+import builtins
 import datetime
 import difflib
 import inspect
@@ -224,6 +227,7 @@ class Collector:
             "cause": None,
             "signatures": self.signatures,
             "carried": list(self.carried.values()) + self.grown(),
+            "probes": [p for p in (self.probe(f, n) for f, n in sorted(self.lines)) if p is not None],
         }
         if exc is None:
             return out
@@ -253,6 +257,45 @@ class Collector:
                     "line": line,
                     "function": frame.f_code.co_name,
                 }
+        return out
+
+    def probe(self, relpath, line):
+        """What a debugger experiment should print at a line before it is edited: the condition, the
+        returned value or the right-hand side when evaluating it again is harmless, else the names it
+        reads. For a `return`, also the returned expression and the function's parameters."""
+        tree = self.tree(relpath)
+        stmt = None
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, ast.stmt) and node.lineno == line:
+                stmt = node
+                break
+        if stmt is None:
+            return None
+        expr = None
+        if isinstance(stmt, (ast.If, ast.While)):
+            expr = stmt.test
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            expr = stmt.iter
+        elif isinstance(stmt, ast.Return) and stmt.value is not None:
+            expr = stmt.value
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            expr = stmt.value
+        elif isinstance(stmt, ast.AugAssign):
+            expr = ast.Tuple(elts=[load(stmt.target), stmt.value], ctx=ast.Load())
+        text = None
+        if expr is not None and pure(expr) and any(isinstance(n, ast.Name) for n in ast.walk(expr)):
+            text = ast.unparse(expr)
+        else:
+            names = read_names(stmt)
+            if names:
+                text = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+        out = {"file": relpath, "line": line, "expr": text}
+        if isinstance(stmt, ast.Return) and stmt.value is not None:
+            out["returned"] = ast.unparse(stmt.value)
+            fn = enclosing_function(tree, line)
+            params = parameters(fn) if fn is not None else None
+            if params is not None:
+                out["params"] = params
         return out
 
     def repo_frames(self, exc):
@@ -355,6 +398,72 @@ class Collector:
                         }
                     )
         return out
+
+
+# Calls a debugger print may make without changing the program's state.
+PURE_CALLS = set(
+    "len range abs min max sum int float str bool round sorted list tuple set isinstance repr type "
+    "lower upper strip startswith endswith get keys values items count index split join".split()
+)
+BUILTIN_NAMES = set(dir(builtins)) | {"self", "cls"}
+
+
+def pure(expr):
+    for node in ast.walk(expr):
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.Lambda)):
+            return False
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name not in PURE_CALLS:
+                return False
+    return True
+
+
+def load(target):
+    """A store target as an expression that reads it."""
+    return ast.parse(ast.unparse(target), mode="eval").body
+
+
+def read_names(stmt):
+    """Names the statement reads (not called, not after a dot, not builtins), in order; for an
+    assignment only those on its right, which exist before the line runs."""
+    parts = [stmt.value] if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and stmt.value else [stmt]
+    called = set()
+    for part in parts:
+        for node in ast.walk(part):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(id(node.func))
+    names = []
+    for part in parts:
+        for node in ast.walk(part):
+            if (
+                isinstance(node, ast.Name)
+                and isinstance(node.ctx, ast.Load)
+                and id(node) not in called
+                and node.id not in BUILTIN_NAMES
+                and node.id not in names
+            ):
+                names.append(node.id)
+    return names
+
+
+def enclosing_function(tree, line):
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
+            if best is None or node.lineno > best.lineno:
+                best = node
+    return best
+
+
+def parameters(fn):
+    """Parameter names without self and cls; None with *args or **kwargs."""
+    a = fn.args
+    if a.vararg is not None or a.kwarg is not None:
+        return None
+    names = [p.arg for p in getattr(a, "posonlyargs", []) + a.args + a.kwonlyargs]
+    return [n for n in names if n not in ("self", "cls")]
 
 
 def text_of(exc):
