@@ -4,7 +4,7 @@ import type { FailureEvidence, FunctionInfo, Observation } from "../lang/python/
 import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
 import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";
-import { NO_EXCEPTION } from "../lang/python/render.js";
+import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
@@ -119,7 +119,17 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
             probed.set(lineKey, "");
           } else {
             const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
-            const obs = await observe(runtime, budget, bug, experiment, probeTest);
+            // The evidence run already saw the values there in the first failing test: no run needed.
+            const seenThere = item.probe?.values && item.probe.total ? item.probe : undefined;
+            const obs: Observation =
+              seenThere && probeTest === bug.primaryTest
+                ? {
+                    kind: "debugger",
+                    experiment,
+                    observation: renderValues(seenThere.values!, seenThere.total!),
+                    durationMs: 0,
+                  }
+                : await observe(runtime, budget, bug, experiment, probeTest);
             const reached =
               obs.kind === "debugger" &&
               !/not reached|never reached|was not hit|not hit/i.test(obs.observation);

@@ -96,16 +96,37 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
     ]);
   });
 
-  it("says what to print at each line asked for: the condition, the returned value, the names a call reads", async () => {
+  it("says what to print at each line asked for (the condition, the returned value, the names a call reads) and the values it had", async () => {
     const ev = await runtime.evidence(test("test_total"), {
       lines: [9, 10, 11, 12, 26].map((line) => ({ file: "shop.py", line })),
     });
     expect(ev?.probes).toEqual([
       { file: "shop.py", line: 9, expr: null },
-      { file: "shop.py", line: 10, expr: "range(len(items) - 1)" },
-      { file: "shop.py", line: 11, expr: "(t, items[i])" },
-      { file: "shop.py", line: 12, expr: "t", returned: "t", params: ["items"] },
-      { file: "shop.py", line: 26, expr: "x" },
+      {
+        file: "shop.py",
+        line: 10,
+        expr: "range(len(items) - 1)",
+        values: Array(3).fill({ value: "range(0, 2)" }),
+        total: 3,
+      },
+      {
+        file: "shop.py",
+        line: 11,
+        expr: "(t, items[i])",
+        values: [{ value: "(0, 1)" }, { value: "(1, 2)" }],
+        total: 2,
+      },
+      {
+        file: "shop.py",
+        line: 12,
+        expr: "t",
+        returned: "t",
+        params: ["items"],
+        values: [{ value: "3" }],
+        total: 1,
+      },
+      // Never reached in this test: no values, and the engine asks the debugger instead.
+      { file: "shop.py", line: 26, expr: "x", values: [], total: 0 },
     ]);
   });
 });

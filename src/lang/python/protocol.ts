@@ -139,6 +139,9 @@ export const evidenceSchema = z.object({
       expr: z.string().nullable(),
       returned: z.string().optional(),
       params: z.array(z.string()).optional(),
+      /** The values `expr` had at each hit (at most 100) and the number of hits, as the debugger reports them. */
+      values: z.array(z.union([z.object({ value: z.string() }), z.object({ error: z.string() })])).optional(),
+      total: z.number().int().optional(),
     }),
   ),
 });

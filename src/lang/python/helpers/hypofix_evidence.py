@@ -14,7 +14,8 @@ failing test and reports, as JSON-ready dicts:
 - signatures: the parameters of the functions called on the failing line and the given lines;
 - carried: mutable defaults and containers that keep growing from one call to the next;
 - probes: for each given line, what a debugger experiment should print there before it is
-  edited (and for a `return`, the returned expression and the function's parameters).
+  edited, and the values it would show (for a `return`, also the returned expression and the
+  function's parameters).
 
 Nothing here calls code the test did not call, except `getattr` on names a line already
 reads and `inspect.signature` of what it calls.
@@ -29,6 +30,7 @@ import sys
 
 CAP = 200
 MAX_ITEMS = 60
+MAX_VALUES = 100  # as the debugger experiment
 
 
 class Collector:
@@ -47,6 +49,18 @@ class Collector:
         self.calls = {}
         self.carried = {}
         self._trees = {}
+        # What a debugger experiment would print at each given line, and the values it would show
+        # (evaluated at each hit as bdb would, before the line runs), so the engine need not run it.
+        self.full_repr = safe_repr
+        self.probes = {key: self.probe(*key) for key in sorted(self.lines)}
+        self.compiled = {}
+        for key, p in self.probes.items():
+            if p is not None and p["expr"]:
+                try:
+                    self.compiled[key] = compile(p["expr"], "<expression>", "eval")
+                    p.update({"values": [], "total": 0})
+                except SyntaxError:
+                    pass
 
     # ---- pytest hooks ------------------------------------------------------------
 
@@ -88,9 +102,21 @@ class Collector:
             if key in self.lines and key not in self.seen_lines:
                 self.seen_lines.add(key)
                 self.signatures.extend(self.call_signatures(frame, relpath, frame.f_lineno))
+            code = self.compiled.get(key)
+            if code is not None:
+                self.record(self.probes[key], code, frame)
         elif event == "return":
             self._on_return(frame)
         return self._local
+
+    def record(self, probe, code, frame):
+        probe["total"] += 1
+        if len(probe["values"]) >= MAX_VALUES:
+            return
+        try:
+            probe["values"].append({"value": self.full_repr(eval(code, frame.f_globals, frame.f_locals))})
+        except Exception as e:  # the expression failing is an observation, as in the debugger
+            probe["values"].append({"error": f"{type(e).__name__}: {e}"})
 
     def _on_call(self, frame, relpath):
         code = frame.f_code
@@ -227,7 +253,7 @@ class Collector:
             "cause": None,
             "signatures": self.signatures,
             "carried": list(self.carried.values()) + self.grown(),
-            "probes": [p for p in (self.probe(f, n) for f, n in sorted(self.lines)) if p is not None],
+            "probes": [p for p in self.probes.values() if p is not None],
         }
         if exc is None:
             return out
