@@ -22,7 +22,10 @@ export const LAYERS: { name: string; paths: string[] }[] = [
   { name: "llm", paths: ["llm/"] },
   { name: "sandbox", paths: ["sandbox/"] },
   { name: "report", paths: ["report/"] },
-  { name: "base", paths: ["config.ts", "errors.ts", "log.ts", "result.ts", "repo-config.ts", "text.ts"] },
+  {
+    name: "base",
+    paths: ["config.ts", "errors.ts", "log.ts", "result.ts", "repo-config.ts", "text.ts", "metrics.ts"],
+  },
 ];
 
 export interface Violation {

@@ -15,14 +15,16 @@ import { createChatModel } from "./llm/openai-model.js";
 import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
+import { metrics } from "./metrics.js";
 import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
-import { createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
+import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
 import { dockerClient } from "./sandbox/docker.js";
+import { usePool } from "./sandbox/index.js";
 import { startReaper } from "./sandbox/reaper.js";
 
 /*
@@ -101,11 +103,16 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         repositories: [repo.repo],
         permissions: { contents: "read" },
       });
-      return createRepoHost(octokit, data.token, repo);
+      return createRepoHost(
+        octokit,
+        data.token,
+        repo,
+        config.env.APP_ID ? Number(config.env.APP_ID) : undefined,
+      );
     },
     async fix(request) {
       const run = createFixRun({ engine, config, repoConfig: request.repoConfig, log: request.context.log });
-      return runFix({
+      const outcome = await runFix({
         ...run,
         repoDir: request.repoDir,
         tests: request.tests,
@@ -116,8 +123,12 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         log: request.context.log,
         ...(request.repository ? { repository: request.repository } : {}),
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
+        ...(request.onPhase ? { onPhase: request.onPhase } : {}),
+        signal: request.context.signal,
         ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
       });
+      metrics.recordResult(outcome.result);
+      return outcome;
     },
     async explain(request) {
       return explainChange(request.repoDir, {
@@ -161,16 +172,23 @@ export function createAppProbot(
   });
 }
 
-/** Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless --no-worker). */
-export async function runWorker(concurrency: number): Promise<void> {
+/**
+ * Starts a queue worker in this process (`hypofix worker`, and `hypofix serve` unless
+ * --no-worker); `concurrency` defaults to HYPOFIX_WORKER_CONCURRENCY.
+ */
+export async function runWorker(concurrencyOption?: number): Promise<void> {
   const config = loadConfig();
+  const concurrency = concurrencyOption ?? config.env.HYPOFIX_WORKER_CONCURRENCY;
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
   const probot = createAppProbot(config, log, false);
+  const deps = workerDeps(probot, config, log);
+  const processor = createJobProcessor(deps);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
     queueName: config.env.HYPOFIX_QUEUE_NAME,
-    processor: createJobProcessor(workerDeps(probot, config, log)),
+    processor: (job, context) => metrics.job(job.kind, () => processor(job, context)),
+    onFinalFailure: createFinalFailureHook(deps),
     log,
     concurrency,
     deadlineMs: config.env.HYPOFIX_JOB_DEADLINE_MS,
@@ -198,5 +216,12 @@ export async function runWorker(concurrency: number): Promise<void> {
       intervalMs: config.env.HYPOFIX_REDELIVERY_INTERVAL_MS,
     });
   }
-  log.info({ concurrency }, "worker waiting for jobs");
+  const poolSize = config.env.HYPOFIX_SANDBOX_POOL_SIZE;
+  if (poolSize > 0) {
+    const pool = usePool(poolSize, log);
+    pool.warm({ image: config.sandbox.image, limits: config.sandbox.limits });
+    // Idle pooled containers go with the worker (the reaper removes any a kill leaves).
+    worker.worker.on("closing", () => void pool.drain());
+  }
+  log.info({ concurrency, sandboxPool: poolSize }, "worker waiting for jobs");
 }

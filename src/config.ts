@@ -17,6 +17,15 @@ export const envSchema = z.object({
   PRIVATE_KEY_PATH: z.string().min(1).optional(),
   WEBHOOK_SECRET: z.string().min(1).optional(),
   PORT: intFromEnv(3000),
+  /** Address `hypofix serve` binds; Probot's default. Containers set 0.0.0.0. */
+  HOST: z.string().min(1).default("localhost"),
+  /** Basic-auth credentials for the status page and Bull Board; both unset: those pages answer 404. */
+  HYPOFIX_DASHBOARD_USER: z.string().min(1).optional(),
+  HYPOFIX_DASHBOARD_PASSWORD: z.string().min(12, "at least 12 characters").optional(),
+  /** Jobs one worker process runs at once (each in its own sandbox). */
+  HYPOFIX_WORKER_CONCURRENCY: intFromEnv(1),
+  /** `hypofix worker` serves /metrics, /healthz and /readyz on this port when set. */
+  HYPOFIX_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 
   HYPOFIX_LLM_BASE_URL: z.string().url().optional(),
   HYPOFIX_LLM_MODEL: z.string().min(1).default("gpt-4o-mini"),
@@ -40,6 +49,8 @@ export const envSchema = z.object({
   /** Size cap of the cached environment images; least recently used ones past it are removed. */
   HYPOFIX_ENV_CACHE_MB: intFromEnv(10_240),
   HYPOFIX_SANDBOX_MAX_AGE_MS: intFromEnv(60 * 60_000),
+  /** Pre-started sandboxes a worker keeps per image it has used; 0 turns the pool off. */
+  HYPOFIX_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(1),
 
   /** A job running longer is stopped (its signal aborts) and fails for good. */
   HYPOFIX_JOB_DEADLINE_MS: intFromEnv(30 * 60_000),
@@ -90,6 +101,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const env = parsed.data;
+  if (Boolean(env.HYPOFIX_DASHBOARD_USER) !== Boolean(env.HYPOFIX_DASHBOARD_PASSWORD)) {
+    throw new UserError(
+      "set both HYPOFIX_DASHBOARD_USER and HYPOFIX_DASHBOARD_PASSWORD, or neither",
+      "the dashboard is off while neither is set",
+    );
+  }
   return {
     env,
     sandbox: {

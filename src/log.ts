@@ -12,6 +12,7 @@ export const REDACT_PATHS = [
   "*.env.HYPOFIX_LLM_API_KEY",
   "*.env.PRIVATE_KEY",
   "*.env.WEBHOOK_SECRET",
+  "*.env.HYPOFIX_DASHBOARD_PASSWORD",
   "apiKey",
   "token",
   "privateKey",

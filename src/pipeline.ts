@@ -64,6 +64,10 @@ export interface FixOptions {
   localizer?: Localizer;
   /** One line per phase, for humans (stderr in the CLI). */
   progress?: (line: string) => void;
+  /** Each finished phase with its line, for machines (the App's check run). */
+  onPhase?: (phase: Phase, line: string) => void;
+  /** Aborted when the job should stop; checked after each phase (the abort reason is thrown). */
+  signal?: AbortSignal;
   log?: Logger;
   /** Token use reported by the engine's model, read at the end. */
   usage?: () => Result["usage"];
@@ -108,6 +112,8 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     timings[name] = (timings[name] ?? 0) + Date.now() - phaseStart;
     phaseStart = Date.now();
     progress(`${name}: ${line}`);
+    options.onPhase?.(name, line);
+    options.signal?.throwIfAborted();
   };
   const finish = (status: Result["status"], reason: string) =>
     assemble(state, status, reason, {

@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { isTestFile } from "../lang/python/test-files.js";
 
 /** Where a patch may go. Paths are repository-relative, `/`-separated. */
@@ -8,19 +9,79 @@ export interface PathRules {
   ignorePaths: string[];
 }
 
+/**
+ * A repository-relative path in its one canonical form (`./a/../b.py` → `b.py`),
+ * or undefined when it leaves the repository or is not a plain relative path.
+ * Every check runs on this form, so spelling a path differently cannot pass a guard.
+ */
+export function normalizeRepoPath(file: string): string | undefined {
+  // A backslash or NUL is a separator or terminator somewhere; no repository file needs one.
+  if (file === "" || /[\\\0]/.test(file) || file.startsWith("/")) return undefined;
+  const normal = posix.normalize(file).replace(/\/+$/, "");
+  if (normal === "." || normal === ".." || normal.startsWith("../")) return undefined;
+  return normal;
+}
+
+/** CI and packaging folders: what runs with the repository's secrets or shapes its builds. */
+const CI_DIRS = [".github", ".circleci", ".gitlab", ".git", ".buildkite", ".azure-pipelines"];
+
+/** Build, packaging and CI files by name (compared lowercased: a case-insensitive checkout opens them too). */
+const BUILD_NAMES = new Set([
+  ".gitlab-ci.yml",
+  ".travis.yml",
+  "azure-pipelines.yml",
+  "jenkinsfile",
+  ".pre-commit-config.yaml",
+  "tox.ini",
+  "noxfile.py",
+  "setup.py",
+  "setup.cfg",
+  "pyproject.toml",
+  "pipfile",
+  "pipfile.lock",
+  "poetry.lock",
+  "manifest.in",
+  "makefile",
+  "gnumakefile",
+  "dockerfile",
+  "containerfile",
+  "docker-compose.yml",
+  "compose.yml",
+  // Run by Python itself at start-up, before any test.
+  "sitecustomize.py",
+  "usercustomize.py",
+]);
+
+function buildFile(normal: string): boolean {
+  const parts = normal.toLowerCase().split("/");
+  const name = parts.at(-1) ?? "";
+  return (
+    BUILD_NAMES.has(name) ||
+    /^requirements.*\.(txt|in)$/.test(name) ||
+    parts.slice(0, -1).includes("requirements") ||
+    /^(dockerfile|containerfile)\./.test(name) ||
+    name.endsWith(".dockerfile") ||
+    name.endsWith(".mk")
+  );
+}
+
 const within = (file: string, prefix: string): boolean => {
-  const p = prefix.replace(/^\.\//, "").replace(/\/+$/, "");
-  return p === "" || p === "." || file === p || file.startsWith(`${p}/`);
+  const p = posix.normalize(prefix).replace(/\/+$/, "");
+  return p === "." || file === p || file.startsWith(`${p}/`);
 };
 
 /** Why a patch may not touch `file`, or undefined when it may. */
 export function forbiddenPath(file: string, rules: PathRules): string | undefined {
-  if (file.startsWith("/") || file.split("/").includes("..")) return `${file} is outside the repository`;
-  if (within(file, ".github")) return `${file} is CI configuration (.github/)`;
-  if (isTestFile(file))
+  const normal = normalizeRepoPath(file);
+  if (normal === undefined) return `${file} is outside the repository`;
+  const top = normal.toLowerCase().split("/")[0] ?? "";
+  if (CI_DIRS.includes(top)) return `${file} is CI configuration (${top}/)`;
+  if (buildFile(normal)) return `${file} is a build, packaging or CI file`;
+  if (!normal.endsWith(".py")) return `${file} is not a Python source file (.py)`;
+  if (isTestFile(normal))
     return `${file} is a test file: a fix that only works by changing the test is reported, not proposed`;
-  if (rules.ignorePaths.some((p) => within(file, p))) return `${file} is in an ignored path`;
-  if (rules.sourcePaths.length > 0 && !rules.sourcePaths.some((p) => within(file, p))) {
+  if (rules.ignorePaths.some((p) => within(normal, p))) return `${file} is in an ignored path`;
+  if (rules.sourcePaths.length > 0 && !rules.sourcePaths.some((p) => within(normal, p))) {
     return `${file} is outside the configured source paths (${rules.sourcePaths.join(", ")})`;
   }
   return undefined;

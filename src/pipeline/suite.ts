@@ -1,15 +1,8 @@
-import { commandArgv, type RepoConfig } from "../repo-config.js";
+import { testSelection, type RepoConfig } from "../repo-config.js";
 
-/** Test ids or paths the suite is limited to, from `test_command: pytest tests/unit`. */
+/** The pytest arguments the suite is limited to, from `test_command` (paths, node ids, `-k`, `-m`). */
 export function suiteSelection(config: RepoConfig): string[] | undefined {
-  const argv = commandArgv(config.test_command);
-  if (!argv) return undefined;
-  const args = argv.filter(
-    (a, i) =>
-      !(i === 0 && /pytest$/.test(a)) &&
-      !(a === "-m" && argv[i + 1] === "pytest") &&
-      a !== "pytest" &&
-      !a.startsWith("-"),
-  );
+  if (config.test_command === undefined) return undefined;
+  const args = testSelection(config.test_command);
   return args.length > 0 ? args : undefined;
 }

@@ -1,14 +1,19 @@
-import { applyPatch, parsePatch } from "diff";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { RepoHost } from "../github/outbound/repo-host.js";
+import type { Logger } from "pino";
+import { patchedFiles } from "../github/outbound/patched-files.js";
+import { canTrigger } from "../github/outbound/permission.js";
+import type { Checkout } from "../github/outbound/checkout.js";
+import type { BlockedFix, PublishedFix } from "../github/outbound/publish.js";
+import type { PullRequestInfo, RepoHost } from "../github/outbound/repo-host.js";
+import { configProblemReply, refusalMarker, refusalReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
-import { text } from "../report/inert.js";
-import { loadRepoConfig, type RepoConfig } from "../repo-config.js";
+import { blockedNote, proposedNote } from "../report/fix-notes.js";
+import type { RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
-import type { HypofixJob } from "./job.js";
-import type { JobContext, JobProcessor } from "./worker.js";
+import { greenJob } from "./green.js";
+import { abortReason, JobCheck, type Conclusion } from "./job-check.js";
+import { jobIdFor, type HypofixJob } from "./job.js";
+import { JobStopped, type JobContext, type JobProcessor } from "./worker.js";
 
 export interface FixRequest {
   repoDir: string;
@@ -21,6 +26,8 @@ export interface FixRequest {
   repository?: string;
   /** False for a fork's head: its setup never runs with network (the environment phase says so). */
   allowSetupNetwork?: boolean;
+  /** Each finished pipeline phase (the check run's summary follows it). */
+  onPhase?: (phase: string, line: string) => void;
   context: JobContext;
 }
 
@@ -41,21 +48,7 @@ export interface ProcessorDeps {
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
 }
 
-/** New contents of every file a unified diff changes, read from the checkout it applies to. */
-export async function patchedFiles(repoDir: string, patch: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  for (const filePatch of parsePatch(patch)) {
-    const path = (filePatch.newFileName ?? filePatch.oldFileName ?? "").replace(/^b\//, "");
-    if (!path || path === "/dev/null") continue;
-    const before = await readFile(join(repoDir, path), "utf8");
-    const after = applyPatch(before, filePatch);
-    if (after === false) throw new Error(`the patch does not apply to ${path}`);
-    files[path] = after;
-  }
-  return files;
-}
-
-const CONCLUSION: Record<Result["status"], "success" | "neutral" | "failure"> = {
+const CONCLUSION: Record<Result["status"], Conclusion> = {
   fixed: "success",
   "no-fix": "neutral",
   "not-reproduced": "neutral",
@@ -63,19 +56,165 @@ const CONCLUSION: Record<Result["status"], "success" | "neutral" | "failure"> = 
   error: "failure",
 };
 
-/** Turns a queued job into a fix pull request, a comment, or an /explain reply. */
+/** The job's stable key: its check run's external id, the same for every attempt and for the final-failure hook. */
+function checkKey(job: HypofixJob): string {
+  return jobIdFor(job);
+}
+
+/**
+ * Turns a queued job into a fix pull request, a comment, or an /explain reply,
+ * with a check run on the head commit that follows it. A command is checked
+ * first (write access, a head the commenter saw); configuration is read once,
+ * from the default branch; a fork's head is never published.
+ */
 export function createJobProcessor(deps: ProcessorDeps): JobProcessor {
   return async (job, context) => {
     const host = await deps.connect(job.installationId, { owner: job.repo.owner, repo: job.repo.name });
-    const headSha = job.headSha ?? (await host.pullRequest(prNumberOf(job))).headSha;
-    const run: JobRun = { job: { ...job, headSha }, context, deps, host };
-    return job.kind === "explain" ? explainJob(run) : fixJob(run);
+    try {
+      return await processJob(job, context, deps, host);
+    } finally {
+      await host
+        .dispose()
+        .catch((err: unknown) => context.log.warn({ err: String(err) }, "could not revoke the token"));
+    }
   };
 }
 
-function prNumberOf(job: HypofixJob): number {
-  if (job.prNumber === undefined) throw new UserError("a command job needs a pull request number");
-  return job.prNumber;
+async function processJob(
+  job: HypofixJob,
+  context: JobContext,
+  deps: ProcessorDeps,
+  host: RepoHost,
+): Promise<Record<string, unknown>> {
+  if (job.kind === "ci-green") return greenJob(host, job);
+  let pr: PullRequestInfo | undefined;
+  if (job.trigger === "command") {
+    const admitted = await admitCommand(job, host, context.log);
+    if ("refused" in admitted) return { status: "refused", reason: admitted.refused };
+    pr = admitted.pr;
+  } else if (job.prNumber !== undefined) {
+    pr = await host.pullRequest(job.prNumber);
+  }
+  const headSha = pr && job.trigger === "command" ? pr.headSha : job.headSha;
+  if (!headSha) throw new UserError("the job names no head commit");
+  const resolved: ResolvedJob = { ...job, headSha };
+  const fork = isFork(job, pr);
+  // Stopped before anything was shown on the commit: the worker decides what the job becomes.
+  context.signal.throwIfAborted();
+
+  const lookup = await host.repoConfig();
+  const check = new JobCheck(host, headSha, checkKey(job), context.log);
+  if ("problem" in lookup) {
+    context.log.warn({ problem: lookup.problem }, "invalid repository configuration");
+    await check.conclude("action_required", "Hypofix configuration is invalid", lookup.problem);
+    if (job.trigger === "command" && job.prNumber) {
+      await host.comment(job.prNumber, configProblemReply(lookup.problem));
+    }
+    return { status: "bad-config", reason: lookup.problem };
+  }
+  if (fork && lookup.config.forks === "off") {
+    context.log.info("fork head, and forks: off");
+    return { status: "skipped", reason: "the head commit is a fork's (forks: off)" };
+  }
+
+  await check.start();
+  const run: JobRun = { job: resolved, context, deps, host, check, repoConfig: lookup.config, fork, pr };
+  try {
+    context.signal.throwIfAborted();
+    return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
+  } catch (err) {
+    if (context.signal.aborted) {
+      // Cancelled (the branch moved on) ends the check run here; a passed deadline is a final
+      // failure (the hook ends it); at shutdown another worker takes the job and its check run.
+      const stopped: unknown = context.signal.reason;
+      if (!(stopped instanceof JobStopped) || stopped.why === "cancelled") {
+        await check.conclude("cancelled", "Hypofix stopped", abortReason(context.signal));
+      }
+      throw err;
+    }
+    const message =
+      err instanceof UserError ? err.oneLine() : err instanceof Error ? err.message : String(err);
+    if (err instanceof UserError) {
+      await check.conclude("failure", "Hypofix cannot run this job", message);
+    } else {
+      check.phase("attempt", `attempt ${context.attempt} failed: ${message}; retried if attempts remain`);
+      await check.settled();
+    }
+    throw err;
+  }
+}
+
+/**
+ * The worker's final-failure hook: the job's check run (found by its stable key,
+ * or created) is concluded `failure` with the reason, unless it already ended.
+ */
+export function createFinalFailureHook(
+  deps: Pick<ProcessorDeps, "connect">,
+): (job: HypofixJob, error: Error, log: Logger) => Promise<void> {
+  return async (job, error, log) => {
+    const host = await deps.connect(job.installationId, { owner: job.repo.owner, repo: job.repo.name });
+    const headSha =
+      job.headSha ?? (job.prNumber ? (await host.pullRequest(job.prNumber)).headSha : undefined);
+    if (!headSha) return;
+    const found = await host.findCheckRun(headSha, checkKey(job));
+    if (found?.status === "completed") return;
+    const check = new JobCheck(host, headSha, checkKey(job), log);
+    if (found) await check.start();
+    const reason = error instanceof UserError ? error.oneLine() : error.message;
+    await check.conclude("failure", "Hypofix failed", `the job failed for good: ${reason}`);
+  };
+}
+
+/** A pull request whose head lives elsewhere, or a head repository that is not the job's own. */
+function isFork(job: HypofixJob, pr: PullRequestInfo | undefined): boolean {
+  const own = `${job.repo.owner}/${job.repo.name}`.toLowerCase();
+  if (job.headRepo && `${job.headRepo.owner}/${job.headRepo.name}`.toLowerCase() !== own) return true;
+  return pr !== undefined && pr.sameRepoHeadRef === undefined;
+}
+
+/**
+ * A `/fix` or `/explain` runs only for a user with write access (one refusal
+ * reply per user and pull request), and only on the head the commenter saw: a
+ * head committed after the comment is refused with a request for a new command.
+ * An accepted command gets 👀 on its comment.
+ */
+async function admitCommand(
+  job: HypofixJob,
+  host: RepoHost,
+  log: Logger,
+): Promise<{ pr: PullRequestInfo } | { refused: string }> {
+  const command = job.kind === "explain" ? "explain" : "fix";
+  if (job.prNumber === undefined || !job.requestedBy) {
+    throw new UserError("a command job needs the pull request and who asked");
+  }
+  const login = job.requestedBy;
+  const permission = await host.permission(login);
+  if (!canTrigger(permission)) {
+    const marker = refusalMarker(login);
+    const earlier = (await host.comments(job.prNumber)).some((c) => c.byBot && c.body.includes(marker));
+    if (!earlier) await host.comment(job.prNumber, refusalReply(login, command));
+    log.info({ permission, repliedBefore: earlier }, "command refused: no write access");
+    return { refused: `${login} has ${permission} access, not write` };
+  }
+  const pr = await host.pullRequest(job.prNumber);
+  const moved = job.headSha !== undefined && job.headSha !== pr.headSha;
+  const newer =
+    job.commentedAt !== undefined &&
+    Date.parse(await host.committedAt(pr.headSha)) > Date.parse(job.commentedAt);
+  if (moved || newer) {
+    await host.comment(job.prNumber, staleHeadReply(login, command, pr.headSha));
+    log.info(
+      { headSha: pr.headSha, commentedAt: job.commentedAt },
+      "command refused: head is newer than the comment",
+    );
+    return { refused: "the head was committed after the comment" };
+  }
+  if (job.commentId !== undefined) {
+    await host.reactToComment(job.commentId, "eyes").catch((err: unknown) => {
+      log.warn({ err: String(err) }, "could not react to the command");
+    });
+  }
+  return { pr };
 }
 
 /** A job whose head commit is known. */
@@ -87,10 +226,16 @@ interface JobRun {
   context: JobContext;
   deps: ProcessorDeps;
   host: RepoHost;
+  check: JobCheck;
+  /** Read once from the default branch, for the whole job. */
+  repoConfig: RepoConfig;
+  /** The head is a fork's: never a branch, a pull request or a setup with network. */
+  fork: boolean;
+  pr: PullRequestInfo | undefined;
 }
 
 async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, host } = run;
+  const { job, context, deps, host, check, repoConfig, fork } = run;
   let tests = job.tests ?? [];
   let ciLog: string | undefined;
   if (job.checkRunId !== undefined || job.workflowRunId !== undefined) {
@@ -105,18 +250,10 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   }
   const checkout = await host.checkout(job.headSha);
   try {
-    let repoConfig: RepoConfig;
-    try {
-      repoConfig = await loadRepoConfig(checkout.dir);
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      await host.reportCheckRun(job.headSha, {
-        conclusion: "action_required",
-        title: "Hypofix configuration is invalid",
-        summary: err.oneLine(),
-      });
-      return { status: "bad-config" };
-    }
+    check.phase(
+      "fetch",
+      `commit \`${job.headSha.slice(0, 12)}\` fetched${fork ? " (a fork's head: no network for setup, no pull request)" : ""}`,
+    );
     const outcome = await deps.fix({
       repoDir: checkout.dir,
       tests,
@@ -124,37 +261,91 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       repoConfig,
       context,
       repository: `${job.repo.owner}/${job.repo.name}`.toLowerCase(),
+      onPhase: (phase, line) => check.phase(phase, line),
+      ...(fork ? { allowSetupNetwork: false } : {}),
       ...(ciLog ? { ciLog } : {}),
     });
+    context.signal.throwIfAborted();
     const { result } = outcome;
-    const title = `Hypofix: ${result.status}`;
-    if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request") {
-      const pr = await host.openFixPullRequest({
-        baseSha: job.headSha,
-        baseBranch: await fixBase(host, job),
-        files: await patchedFiles(checkout.dir, outcome.patch),
-        title: fixTitle(result),
-        body: outcome.report,
+    // Keyed comments are posted once: a retry finds its earlier one. A new /fix gets a new report;
+    // the pointer to our fix PR is one comment per PR, however often the PR is updated.
+    const published = await publishOutcome(host, outcome, checkout, {
+      headSha: job.headSha,
+      baseBranch: () => fixBase(host, job, run.pr),
+      repoConfig,
+      fork,
+      runKey: `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
+      ...(job.prNumber ? { prNumber: job.prNumber } : {}),
+    });
+    if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
+    const pr = published.pullRequest;
+    if (pr) {
+      await check.conclude("success", `Validated fix proposed in #${pr.number}`, `${result.reason}:`, {
+        link: { label: `#${pr.number}`, url: pr.url },
       });
-      await host.reportCheckRun(job.headSha, {
-        conclusion: "success",
-        title: `Validated fix proposed in #${pr.number}`,
-        summary: `${text(result.reason)}\n\n${pr.url}`,
-        detailsUrl: pr.url,
-      });
-      if (job.prNumber) await host.comment(job.prNumber, `Hypofix proposes a validated fix: #${pr.number}`);
-      return { status: result.status, pullRequest: pr.number };
+      return { status: result.status, pullRequest: pr.number, publish: pr.action };
     }
-    if (job.prNumber) await host.comment(job.prNumber, outcome.report);
-    await host.reportCheckRun(job.headSha, {
-      conclusion: CONCLUSION[result.status],
-      title,
-      summary: outcome.report,
+    await check.conclude(CONCLUSION[result.status], `Hypofix: ${result.status}`, result.reason, {
+      report: outcome.report,
     });
     return { status: result.status };
   } finally {
     await checkout.dispose();
   }
+}
+
+/** Where and how a finished fix run is published. */
+export interface PublishTarget {
+  /** The failing commit the patch applies to. */
+  headSha: string;
+  /** The branch a fix pull request targets, asked only when one is opened. */
+  baseBranch: () => Promise<string>;
+  /** The failing pull request: it gets a pointer to the fix, or the report. */
+  prNumber?: number;
+  /** Mode and path rules, read once for the job. */
+  repoConfig: RepoConfig;
+  /** A fork's head: never a branch or a pull request. */
+  fork: boolean;
+  /** Keys this run's comments, so that a retry finds them instead of posting again. */
+  runKey: string;
+}
+
+/**
+ * Publishes a fix run as the App does: a validated fix becomes (or updates) the
+ * failing branch's pull request, not for a fork's head nor in comment mode, with
+ * a pointer on the failing pull request; anything else is the report as a
+ * comment on it. The CLI's `--open-pr` calls this too.
+ */
+export async function publishOutcome(
+  host: RepoHost,
+  outcome: { result: Result; report: string; patch: string },
+  checkout: Checkout,
+  target: PublishTarget,
+): Promise<{ pullRequest?: PublishedFix; blocked?: BlockedFix }> {
+  const { result } = outcome;
+  const { repoConfig, runKey } = target;
+  let blocked: BlockedFix | undefined;
+  if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !target.fork) {
+    const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
+    const pr = await host.publishFix({
+      baseSha: target.headSha,
+      baseTree: await checkout.tree(),
+      baseBranch: await target.baseBranch(),
+      files: await patchedFiles(checkout, outcome.patch, rules),
+      title: fixTitle(result),
+      body: outcome.report,
+    });
+    if (pr.action !== "blocked") {
+      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
+      return { pullRequest: pr };
+    }
+    blocked = pr;
+    if (pr.pullRequest) {
+      await host.comment(pr.pullRequest.number, blockedNote(pr.branch, outcome.report), `blocked:${runKey}`);
+    }
+  }
+  if (target.prNumber) await host.comment(target.prNumber, outcome.report, `report:${runKey}`);
+  return blocked ? { blocked } : {};
 }
 
 function fixTitle(result: Result): string {
@@ -165,18 +356,15 @@ function fixTitle(result: Result): string {
 }
 
 /** A fix targets the failing PR's branch when it lives in this repository, else the branch the run was on. */
-async function fixBase(host: RepoHost, job: ResolvedJob): Promise<string> {
-  if (job.prNumber) {
-    const pr = await host.pullRequest(job.prNumber);
-    return pr.sameRepoHeadRef ?? pr.baseRef;
-  }
+async function fixBase(host: RepoHost, job: ResolvedJob, pr: PullRequestInfo | undefined): Promise<string> {
+  if (pr) return pr.sameRepoHeadRef ?? pr.baseRef;
   return job.headBranch ?? (await host.repository()).defaultBranch;
 }
 
 async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, host } = run;
+  const { job, context, deps, host, check } = run;
   if (!job.prNumber) throw new UserError("an explain job needs a pull request number");
-  const pr = await host.pullRequest(job.prNumber);
+  const pr = run.pr ?? (await host.pullRequest(job.prNumber));
   const checkout = await host.checkout(job.headSha, { alsoFetch: [pr.baseSha] });
   try {
     const { markdown } = await deps.explain({
@@ -186,7 +374,12 @@ async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
       description: [pr.title, pr.body].join("\n\n"),
       context,
     });
-    await host.comment(job.prNumber, explainReply(markdown, job.requestedBy));
+    context.signal.throwIfAborted();
+    const key = `explain:${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
+    const reply = await host.comment(job.prNumber, explainReply(markdown, job.requestedBy), key);
+    await check.conclude("success", "Change explained and audited", "the audit is in a comment:", {
+      link: { label: "the reply", url: reply.url },
+    });
     return { status: "explained" };
   } finally {
     await checkout.dispose();

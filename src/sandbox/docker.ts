@@ -4,6 +4,7 @@ import path from "node:path";
 import Docker from "dockerode";
 import tar from "tar-fs";
 import type { Logger } from "../log.js";
+import { metrics } from "../metrics.js";
 import { sandboxDeadline, timeLeft } from "./deadline.js";
 import { helpersSourceDir, ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
@@ -193,12 +194,14 @@ export class DockerSandbox implements Sandbox {
   private disposed = false;
   private snapshots = 0;
   private supervisor: Promise<Supervisor | undefined> | undefined;
+  /** Set once the run's repository is in: a sandbox serves one run. */
+  private loaded = false;
 
   private constructor(
     private readonly container: Docker.Container,
-    private readonly options: SandboxOptions,
+    private options: SandboxOptions,
     /** Epoch ms: no command runs past it, and any reaper removes the container after it. */
-    private readonly deadline: number,
+    private deadline: number,
     private readonly log?: Logger,
   ) {}
 
@@ -208,6 +211,21 @@ export class DockerSandbox implements Sandbox {
     log?: Logger,
     docker = dockerClient(),
   ): Promise<DockerSandbox> {
+    const sandbox = await DockerSandbox.boot(options, log, docker);
+    try {
+      await sandbox.load(options);
+      return sandbox;
+    } catch (err) {
+      await sandbox.dispose();
+      throw err;
+    }
+  }
+
+  /**
+   * Creates and starts a container with the helpers and the command runner, but no
+   * repository yet: what the pool keeps warm. `load` makes it a job's sandbox.
+   */
+  static async boot(options: SandboxOptions, log?: Logger, docker = dockerClient()): Promise<DockerSandbox> {
     reaped ??= reapLeftovers(docker, log).catch((err: unknown) => {
       log?.warn({ err }, "could not reap leftover sandboxes");
       return [];
@@ -262,7 +280,7 @@ export class DockerSandbox implements Sandbox {
     const sandbox = new DockerSandbox(container, options, deadline, log);
     try {
       await container.start();
-      await sandbox.fill();
+      await sandbox.fillHelpers();
       await sandbox.runner();
       log?.debug({ container: container.id.slice(0, 12), jobId: options.jobId }, "docker sandbox ready");
       return sandbox;
@@ -273,12 +291,30 @@ export class DockerSandbox implements Sandbox {
   }
 
   /**
-   * Streams the repository (as the sandbox user) and the helper files (as the
-   * owner of /hypofix, so tests cannot change them) in through `tar -x`, which
-   * works on tmpfs, unlike putArchive.
+   * Copies the repository in and takes on the run's options; the deadline only
+   * comes sooner (a pooled container keeps the one its labels give the reaper).
+   * Called once, on a sandbox no run has used.
    */
-  private async fill(): Promise<void> {
-    await this.untar(tar.pack(this.options.repoDir), WORKDIR, SANDBOX_USER);
+  async load(options: SandboxOptions): Promise<void> {
+    if (this.loaded) throw new Error("sandbox already holds a repository");
+    if (options.image !== this.options.image) throw new Error("sandbox image does not match the run's");
+    this.loaded = true;
+    this.options = options;
+    this.deadline = Math.min(this.deadline, sandboxDeadline(options));
+    await this.untar(tar.pack(options.repoDir), WORKDIR, SANDBOX_USER);
+  }
+
+  /** Epoch ms past which this sandbox runs nothing (and any reaper removes it). */
+  get expires(): number {
+    return this.deadline;
+  }
+
+  /**
+   * Streams the helper files in (as the owner of /hypofix, so tests cannot change
+   * them), and in `load` the repository (as the sandbox user), through `tar -x`,
+   * which works on tmpfs, unlike putArchive.
+   */
+  private async fillHelpers(): Promise<void> {
     const helpers = helpersSourceDir();
     await this.untar(
       tar.pack(helpers, { ignore: (name) => ignoredHelper(path.relative(helpers, name)) }),
@@ -330,6 +366,7 @@ export class DockerSandbox implements Sandbox {
   async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
     if (this.disposed) throw new Error("sandbox already disposed");
     if (argv.length === 0) throw new Error("exec needs a command");
+    metrics.sandboxRuns.inc();
     const timeoutMs = timeLeft(this.deadline, options.timeoutMs ?? this.options.limits.timeoutMs);
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;
     const cwd = this.resolve(options.cwd ?? ".");

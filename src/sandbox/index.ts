@@ -1,8 +1,10 @@
 import { stat } from "node:fs/promises";
 import { UserError } from "../errors.js";
 import type { Logger } from "../log.js";
+import { metrics } from "../metrics.js";
 import { DockerSandbox, dockerClient, imageExists, pingDocker } from "./docker.js";
 import { LocalSandbox } from "./local.js";
+import { SandboxPool } from "./pool.js";
 import type { Sandbox, SandboxBackend, SandboxOptions } from "./types.js";
 
 export * from "./types.js";
@@ -70,6 +72,24 @@ export async function resolveBackend(
   return "local";
 }
 
+let pool: SandboxPool | undefined;
+
+/**
+ * Keeps `size` pre-started Docker sandboxes per image for this process's runs
+ * (the worker; a CLI run starts its own). Returns the pool, e.g. to warm it or drain it.
+ */
+export function usePool(size: number, log?: Logger): SandboxPool {
+  pool = new SandboxPool(size, dockerClient(), log);
+  return pool;
+}
+
+async function dockerSandbox(options: SandboxOptions, log?: Logger): Promise<Sandbox> {
+  if (pool) return pool.take(options, log);
+  const sandbox = await DockerSandbox.create(options, log, dockerClient());
+  metrics.sandboxStarts.inc({ source: "cold" });
+  return sandbox;
+}
+
 /** One warm sandbox over a copy of `options.repoDir`, on the backend resolveBackend picks. */
 export async function createSandbox(
   backend: SandboxBackend | "auto",
@@ -82,7 +102,7 @@ export async function createSandbox(
     throw new UserError(`repository directory not found: ${options.repoDir}`, "pass the path of a checkout");
   }
   return (await resolveBackend(backend, options.image, onFallback)) === "docker"
-    ? DockerSandbox.create(options, log, dockerClient())
+    ? dockerSandbox(options, log)
     : LocalSandbox.create(options);
 }
 

@@ -188,9 +188,17 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
+  /**
+   * Writes go to the file itself, never through a link, not even one that stays inside:
+   * the folder is resolved, the name is not, and O_NOFOLLOW refuses a link there.
+   */
   async writeFile(p: string, content: string): Promise<void> {
-    const real = await this.hostPath(p);
-    await mkdir(path.dirname(real), { recursive: true });
+    const full = this.resolve(p);
+    const folder = await this.hostPath(path.dirname(full));
+    const real = path.join(folder, path.basename(full));
+    if (!inside(this.root, real) || real === this.root)
+      throw new Error(`${p}: refused, it leads outside the sandbox`);
+    await mkdir(folder, { recursive: true });
     const file = await this.openFile(p, real, constants.O_WRONLY | constants.O_CREAT);
     try {
       await file.truncate(0);

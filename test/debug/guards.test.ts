@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Budget } from "../../src/debug/budget.js";
-import { forbiddenPath } from "../../src/debug/guards.js";
+import { forbiddenPath, normalizeRepoPath } from "../../src/debug/guards.js";
 
 describe("forbiddenPath", () => {
   const rules = { sourcePaths: [], ignorePaths: ["vendor"] };
@@ -22,7 +22,64 @@ describe("forbiddenPath", () => {
   it("keeps patches inside the configured source paths", () => {
     const only = { sourcePaths: ["src/"], ignorePaths: [] };
     expect(forbiddenPath("src/a.py", only)).toBeUndefined();
+    expect(forbiddenPath("./src/pkg/../a.py", only)).toBeUndefined();
     expect(forbiddenPath("srcx/a.py", only)).toMatch(/outside the configured source paths \(src\/\)/);
+    expect(forbiddenPath("src/../lib/a.py", only)).toMatch(/outside the configured source paths/);
+    expect(forbiddenPath("pkg/a.py", { sourcePaths: ["./pkg/"], ignorePaths: [] })).toBeUndefined();
+    expect(forbiddenPath("pkg/a.py", { sourcePaths: ["."], ignorePaths: [] })).toBeUndefined();
+  });
+
+  it("checks the normalised path: another spelling of a refused file is refused", () => {
+    for (const p of [
+      "./.github/workflows/ci.yml",
+      "a/../.github/x",
+      "src//../.github/workflows/ci.yml",
+      ".GitHub/workflows/ci.yml",
+      "./.git/hooks/pre-commit",
+    ])
+      expect(forbiddenPath(p, rules), p).toMatch(/CI configuration/);
+    expect(forbiddenPath("a/../../outside.py", rules)).toMatch(/outside the repository/);
+    expect(forbiddenPath("pkg\\..\\..\\x.py", rules)).toMatch(/outside the repository/);
+    expect(forbiddenPath("./pkg/./mod.py", rules)).toBeUndefined();
+  });
+
+  it("refuses build, packaging and CI files anywhere, and any file that is not Python", () => {
+    for (const p of [
+      "setup.py",
+      "pkg/setup.py",
+      "noxfile.py",
+      "sitecustomize.py",
+      "setup.cfg",
+      "pyproject.toml",
+      "tox.ini",
+      ".gitlab-ci.yml",
+      "requirements.txt",
+      "requirements-dev.txt",
+      "requirements/base.txt",
+      "Dockerfile",
+      "docker/Dockerfile.test",
+      "app.dockerfile",
+      "Makefile",
+      "rules.mk",
+    ])
+      expect(forbiddenPath(p, rules), p).toMatch(/build, packaging or CI file|CI configuration/);
+    for (const p of ["README.md", "pkg/data.json", "run.sh", "pkg/mod.pyc"])
+      expect(forbiddenPath(p, rules), p).toMatch(/not a Python source file/);
+    // The other side: ordinary modules whose names merely resemble those files.
+    for (const p of ["setup_helpers.py", "pkg/make.py", "docker_utils.py", "requirements.py"])
+      expect(forbiddenPath(p, rules), p).toBeUndefined();
+  });
+});
+
+describe("normalizeRepoPath", () => {
+  it("gives one canonical form inside the repository, nothing outside", () => {
+    expect(normalizeRepoPath("./a/./b/../c.py")).toBe("a/c.py");
+    expect(normalizeRepoPath("a//b.py")).toBe("a/b.py");
+    expect(normalizeRepoPath("a/..")).toBeUndefined();
+    expect(normalizeRepoPath("../a.py")).toBeUndefined();
+    expect(normalizeRepoPath("/etc/passwd")).toBeUndefined();
+    expect(normalizeRepoPath("a\0b.py")).toBeUndefined();
+    expect(normalizeRepoPath("")).toBeUndefined();
   });
 });
 

@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { commandArgv, DEFAULT_REPO_CONFIG, loadRepoConfig, parseRepoConfig } from "../../src/repo-config.js";
+import {
+  commandArgv,
+  DEFAULT_REPO_CONFIG,
+  loadRepoConfig,
+  parseRepoConfig,
+  testSelection,
+} from "../../src/repo-config.js";
 
 describe("parseRepoConfig", () => {
   it("reads every setting", () => {
@@ -32,6 +38,7 @@ describe("parseRepoConfig", () => {
       max_experiments: 30,
       mode: "comment",
       reruns: 2,
+      forks: "comment",
     });
     expect(commandArgv(config.setup_command)).toEqual(["pip", "install", "-e", "."]);
   });
@@ -76,5 +83,50 @@ describe("loadRepoConfig", () => {
     await mkdir(join(dir, ".github"));
     await writeFile(join(dir, ".github/hypofix.yml"), "patches: 3\n");
     expect((await loadRepoConfig(dir)).patches).toBe(3);
+  });
+});
+
+describe("test_command", () => {
+  it("selects what CI selects, with shell words rather than spaces", () => {
+    expect(testSelection("python -m pytest tests")).toEqual(["tests"]);
+    expect(testSelection("pytest -m unit")).toEqual(["-m", "unit"]);
+    expect(testSelection('pytest -k "not slow"')).toEqual(["-k", "not slow"]);
+    expect(testSelection("python3.11 -m pytest -q -x --tb=short tests/unit::test_a")).toEqual([
+      "tests/unit::test_a",
+    ]);
+    expect(testSelection(["pytest", "-k", "a or b", "--deselect=tests/test_x.py::test_y"])).toEqual([
+      "-k",
+      "a or b",
+      "--deselect",
+      "tests/test_x.py::test_y",
+    ]);
+    expect(testSelection("pytest")).toEqual([]);
+  });
+
+  it("refuses what is not a supported pytest form, with one clear message", () => {
+    const message = (c: string | string[]) => {
+      try {
+        testSelection(c);
+      } catch (err) {
+        expect(err).toBeInstanceOf(UserError);
+        return (err as UserError).oneLine();
+      }
+      return "accepted";
+    };
+    expect(message("tox -e py311")).toMatch(/^must run pytest, not "tox -e py311" — use pytest/);
+    expect(message("pytest --cov=src")).toMatch(/the pytest option --cov=src is not supported/);
+    expect(message("pytest -k")).toMatch(/-k needs a value/);
+    expect(message("pytest ../elsewhere")).toMatch(/must be a path or node id inside the repository/);
+    expect(message("pytest && rm -rf /")).toMatch(/without shell operators \(found &&\)/);
+    expect(message("pytest tests/*.py")).toMatch(/must not contain a glob/);
+  });
+
+  it("makes an invalid test_command an invalid file, and setup_command shell words", () => {
+    expect(() => parseRepoConfig("test_command: make test\n")).toThrow(
+      /test_command: must run pytest, not "make test"/,
+    );
+    const config = parseRepoConfig("setup_command: pip install 'pkg[extra] >= 1'\n");
+    expect(commandArgv(config.setup_command)).toEqual(["pip", "install", "pkg[extra] >= 1"]);
+    expect(() => parseRepoConfig("setup_command: pip install . | tee log\n")).toThrow(/shell operators/);
   });
 });

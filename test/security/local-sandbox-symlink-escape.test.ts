@@ -55,9 +55,12 @@ it("never writes a host file through a link", async () => {
     "outside_dir/secret.env",
     "outside_dir/new.py",
     "dangling.py",
+    // A link that stays inside is not written through either: the write would land on calc.py.
+    "alias.py",
   ])
     await expect(sb.writeFile(p, "pwned = True\n"), p).rejects.toThrow(/refused/);
   expect(secret()).toBe("TOKEN=host-secret\n");
+  expect(await sb.readFile("calc.py")).toBe("def add(a, b):\n    return a - b\n");
   expect(outsideListing()).toEqual(["secret.env"]);
   // The other side: a regular file in the copy is written.
   await sb.writeFile("calc.py", "def add(a, b):\n    return a + b\n");

@@ -1,12 +1,29 @@
+import { Octokit } from "@octokit/rest";
 import { checkoutCommit, type Checkout } from "./checkout.js";
-import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
 import {
+  concludeCheckRun,
+  createCheckRun,
+  findCheckRun,
+  updateCheckRun,
+  type CheckRunConclusion,
+  type CheckRunOutput,
+  type FoundCheckRun,
+} from "./check-run.js";
+import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
+import { readRepoConfig, type ConfigLookup } from "./config.js";
+import { permissionOf } from "./permission.js";
+import {
+  closeFixPullRequest,
   comment,
-  openFixPullRequest,
+  publishFix,
   reportCheckRun,
+  ownComment,
+  upsertComment,
+  type BlockedFix,
   type CheckOutcome,
   type FixPullRequest,
   type GitHubClient,
+  type PublishedFix,
   type RepoRef,
 } from "./publish.js";
 
@@ -34,12 +51,44 @@ export interface RepoHost {
   /** Failing test ids and the failure excerpt from the failed Actions jobs of a run. */
   ciFailure(ids: { checkRunId?: number; workflowRunId?: number }): Promise<CiLogFacts>;
   checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
-  openFixPullRequest(fix: FixPullRequest): Promise<{ number: number; url: string; branch: string }>;
-  comment(issueNumber: number, body: string): Promise<{ url: string }>;
+  /** Opens or updates the one fix pull request of the failing branch; idempotent (see publish.ts). */
+  publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
+  /** With a key, posted once: a re-run finds its earlier comment instead of posting again. */
+  comment(issueNumber: number, body: string, key?: string): Promise<{ url: string }>;
+  /** Closes the failing branch's open fix pull request, with a comment, when CI passed without it. */
+  closeFixPullRequest(options: {
+    baseBranch: string;
+    greenSha: string;
+    note: string;
+  }): Promise<{ number: number; url: string } | undefined>;
   reportCheckRun(headSha: string, outcome: CheckOutcome): Promise<void>;
+  /** Ends the job's use of GitHub: the token git was given is revoked. */
+  dispose(): Promise<void>;
+
+  // The job's own check run, its configuration, and what a command job checks first.
+  /** Starts the job's check run (`in_progress`) and returns its id. */
+  createCheckRun(headSha: string, externalId: string, first: CheckRunOutput): Promise<number>;
+  updateCheckRun(id: number, progress: CheckRunOutput): Promise<void>;
+  concludeCheckRun(id: number, end: CheckRunConclusion): Promise<void>;
+  findCheckRun(headSha: string, externalId: string): Promise<FoundCheckRun | undefined>;
+  /** `.github/hypofix.yml` from the default branch (org `.github` fallback, `_extends`), validated. */
+  repoConfig(): Promise<ConfigLookup>;
+  /** The user's permission level on the repository. */
+  permission(username: string): Promise<string>;
+  reactToComment(commentId: number, content: "eyes"): Promise<void>;
+  /** Comments on an issue or pull request, oldest first. */
+  comments(issueNumber: number): Promise<{ body: string; byBot: boolean }[]>;
+  /** When a commit was committed (its committer date). */
+  committedAt(sha: string): Promise<string>;
 }
 
-export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoRef): RepoHost {
+/** `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment). */
+export function createRepoHost(
+  octokit: GitHubClient,
+  token: string,
+  repo: RepoRef,
+  appId?: number,
+): RepoHost {
   let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
   const repository = () =>
     (meta ??= octokit.rest.repos
@@ -73,8 +122,39 @@ export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoR
         ...(options.alsoFetch ? { alsoFetch: options.alsoFetch } : {}),
       });
     },
-    openFixPullRequest: (fix) => openFixPullRequest(octokit, repo, fix),
-    comment: (issueNumber, body) => comment(octokit, repo, issueNumber, body),
+    publishFix: (fix) => publishFix(octokit, repo, fix),
+    comment: (issueNumber, body, key) =>
+      key === undefined
+        ? comment(octokit, repo, issueNumber, body)
+        : upsertComment(octokit, repo, issueNumber, key, body, appId),
+    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options, appId),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
+    async dispose() {
+      // The token authenticates its own revocation; an installation token would otherwise live an hour.
+      const self = new Octokit({ auth: token, baseUrl: octokit.request.endpoint.DEFAULTS.baseUrl });
+      await self.rest.apps.revokeInstallationAccessToken();
+    },
+
+    createCheckRun: (headSha, externalId, first) => createCheckRun(octokit, repo, headSha, externalId, first),
+    updateCheckRun: (id, progress) => updateCheckRun(octokit, repo, id, progress),
+    concludeCheckRun: (id, end) => concludeCheckRun(octokit, repo, id, end),
+    findCheckRun: (headSha, externalId) => findCheckRun(octokit, repo, headSha, externalId),
+    repoConfig: () => readRepoConfig(octokit, repo),
+    permission: (username) => permissionOf(octokit, repo, username),
+    async reactToComment(commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
+    },
+    async comments(issueNumber) {
+      const all = await octokit.paginate(octokit.rest.issues.listComments, {
+        ...repo,
+        issue_number: issueNumber,
+        per_page: 100,
+      });
+      return all.map((c) => ({ body: c.body ?? "", byBot: ownComment(c, appId) }));
+    },
+    async committedAt(sha) {
+      const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+      return data.committer.date;
+    },
   };
 }
