@@ -3,6 +3,7 @@
  * generator (lang/python/candidates.ts), in the one shape the ranking and the loop use.
  */
 import type { SuspiciousLine } from "../localize/sbfl.js";
+import { CandidateHelperError, type RepairCandidate } from "../lang/python/candidates.js";
 import type { Edit } from "../lang/python/experiment.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FailureEvidence, FunctionInfo } from "../lang/python/types.js";
@@ -59,14 +60,19 @@ export async function generateCandidates(
   const hints = hintsOf(evidence);
   const out: EngineCandidate[] = [];
   for (const file of files) {
-    const found = await runtime.candidates(
-      {
-        file,
-        lines: lines.filter((l) => l.file === file).map((l) => l.line),
-        ...(Object.keys(hints).length > 0 ? { hints } : {}),
-      },
-      { timeoutMs },
-    );
+    const request = {
+      file,
+      lines: lines.filter((l) => l.file === file).map((l) => l.line),
+      ...(Object.keys(hints).length > 0 ? { hints } : {}),
+    };
+    let found: RepairCandidate[];
+    try {
+      found = await runtime.candidates(request, { timeoutMs });
+    } catch (err) {
+      // One file the generator cannot answer for leaves the others' candidates to try.
+      if (err instanceof CandidateHelperError) continue;
+      throw err;
+    }
     for (const c of found) {
       out.push({
         family: c.family,
