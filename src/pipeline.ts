@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "./config.js";
-import { Budget } from "./debug/budget.js";
+import { Budget, experimentTimeoutMs } from "./debug/budget.js";
 import type { PathRules } from "./debug/guards.js";
 import type { BugContext, Candidate, DebugEngine, EngineRun } from "./debug/types.js";
 import type { PythonRuntime } from "./lang/python/runtime.js";
@@ -260,7 +260,7 @@ async function debugPhase(
     ...(primaryRun?.failure ? { failure: primaryRun.failure } : {}),
     suspicious: localized.suspicious,
     functions: localized.coverage.functions,
-    experimentTimeoutMs: clamp(10 * (primaryRun?.durationMs ?? 1000) + 2_000, 3_000, 30_000),
+    experimentTimeoutMs: experimentTimeoutMs(reproduced.baseline),
     readSource: async (file) => {
       if (!sources.has(file)) sources.set(file, await sandbox.readFile(file));
       return sources.get(file)!;

@@ -34,3 +34,25 @@ export class Budget {
     this.tokens += n;
   }
 }
+
+/** Floor and multiple of the slowest observed test run for one experiment's time limit. */
+const MIN_EXPERIMENT_MS = 2_000;
+const SLOWEST_TIMES = 5;
+const MAX_EXPERIMENT_MS = 30_000;
+
+/**
+ * The time limit of one experiment: 5 times the slowest test the reproduction run saw finish
+ * (at least 2 s), plus the run's own start-up and collection time. A candidate that makes the
+ * code loop forever then costs this, not the sandbox's default.
+ */
+export function experimentTimeoutMs(run: {
+  durationMs: number;
+  tests: { durationMs: number; failure?: { type: string } }[];
+}): number {
+  const finished = run.tests.filter((t) => t.failure?.type !== "TestTimeout");
+  const slowest = Math.max(0, ...finished.map((t) => t.durationMs));
+  const overhead = Math.max(0, run.durationMs - run.tests.reduce((sum, t) => sum + t.durationMs, 0));
+  return Math.round(
+    Math.min(MAX_EXPERIMENT_MS, Math.max(MIN_EXPERIMENT_MS, SLOWEST_TIMES * slowest) + overhead),
+  );
+}

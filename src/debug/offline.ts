@@ -1,70 +1,46 @@
 import type { SuspiciousLine } from "../localize/sbfl.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FunctionInfo, Observation } from "../lang/python/types.js";
+import type { FailureEvidence, FunctionInfo, Observation } from "../lang/python/types.js";
 import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
-import { applyEdits, formatEdit } from "../lang/python/experiment.js";
-import { NO_EXCEPTION } from "../lang/python/render.js";
-import {
-  BUILTINS,
-  KEYWORDS,
-  candidatesForLine,
-  initialisationCandidates,
-  renderEdits,
-  scopeNames,
-  tokenize,
-  type Candidate as Template,
-} from "./templates.js";
-import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
+import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";
+import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
+import { failureOnly, scoreCandidate } from "./evidence.js";
+import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
+import { progress, type Progress } from "./progress.js";
+import { breadthFirst } from "./schedule.js";
+import { editShape } from "./shape.js";
+import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate, Validation } from "./types.js";
 
 /** Lines tried at most, so a flat SBFL ranking cannot spend the budget on hundreds of ties. */
 const MAX_LINES = 25;
-
-/** Calls a debugger print may make without changing the program's state. */
-const PURE_CALLS = new Set([
-  "len",
-  "range",
-  "abs",
-  "min",
-  "max",
-  "sum",
-  "int",
-  "float",
-  "str",
-  "bool",
-  "round",
-  "sorted",
-  "list",
-  "tuple",
-  "set",
-  "isinstance",
-  "repr",
-  "type",
-  "lower",
-  "upper",
-  "strip",
-  "startswith",
-  "endswith",
-  "get",
-  "keys",
-  "values",
-  "items",
-  "count",
-  "index",
-  "split",
-  "join",
-]);
+/** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
+const MAX_PAIRS = 12;
+const PAIR_WITH = 3;
 
 export interface OfflineOptions {
   /** Lines ranked below this suspiciousness are not tried. */
   minScore?: number;
 }
 
+/** An edit that moved the failure on its own: half of a two-edit patch, perhaps. */
+interface Tried {
+  item: PlannedHypothesis;
+  /** What the failing test ended with under this edit alone. */
+  outcome: string;
+  progress: Progress;
+}
+
 /**
- * The offline engine: hypotheses from SBFL-ranked lines × repair templates.
- * At each line, a debugger experiment first records the real values there; then
- * each template is an edit-and-run experiment, supported when the failing test
- * passes. The first supported edit that validates ends the loop with DONE.
+ * The offline engine: AutoSD's loop with hypotheses from the candidate generator.
+ * The failing test is first run once under the evidence helper; its live values (a
+ * KeyError's mapping, the values a failed assertion compared, the `except` clauses the
+ * exception went through...) rank the candidates, and the budget is spent breadth-first
+ * over the suspicious lines (schedule.ts). At each line a debugger experiment first records
+ * the real values there; each candidate is then an edit-and-run experiment, supported when
+ * the failing test passes. Edits that each change the failure are combined into two-edit
+ * patches; an edit that fixes the first failing test but not the others becomes the base
+ * the next edits are tried on. The first supported edit that validates ends the loop (DONE).
  */
 export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
   return {
@@ -74,28 +50,91 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const candidates: EngineRun["candidates"] = [];
       const failureText = bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure";
       const lines = rankLines(bug.suspicious, options.minScore ?? 0).slice(0, MAX_LINES);
-      const plan = [...(await unboundNameHypotheses(bug)), ...(await planHypotheses(bug, lines))];
-      // Hypotheses drawn from the failure itself need no probe: the failure is their observation.
-      const probed = new Map<number, string | undefined>([
-        [UNBOUND, ` The failing test stopped with ${code(clip(failureText, 160))}.`],
-      ]);
-      for (const item of plan) {
+      const evidence =
+        (await runtime.evidence(bug.primaryTest, {
+          lines: lines.map((l) => ({ file: l.file, line: l.line })),
+          timeoutMs: Math.max(1_000, Math.min(2 * bug.experimentTimeoutMs, budget.remainingMs())),
+        })) ?? failureOnly(bug.failure);
+      const plan = breadthFirst(await planHypotheses(bug, runtime, lines, evidence));
+      const probed = new Map<string, string | undefined>();
+      const changers: Tried[] = [];
+      let pairsTried = 0;
+      const testFile = bug.primaryTest.split("::")[0]!;
+      /** An edit that made the first failing test pass while others still fail: later edits go on top. */
+      let base: { item: PlannedHypothesis; test: string } | undefined;
+
+      /** Runs one hypothesis (one edit, or several together) and validates it when the test passes. */
+      const attempt = async (
+        step: Omit<StepRecord, "observation" | "conclusion" | "done" | "note" | "kind" | "durationMs">,
+        edits: Edit[],
+        file: string,
+        test: string,
+        at: PlannedHypothesis,
+      ): Promise<{ step: StepRecord; passed: boolean; validation?: Validation; obs: Observation }> => {
+        const obs = await observe(runtime, budget, bug, step.experiment, test);
+        const passed = obs.observation.includes(NO_EXCEPTION);
+        const record: StepRecord = {
+          ...step,
+          observation: obs.observation,
+          conclusion: passed ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
+          done: false,
+          note: passed ? "the failing test passes with this edit" : describeMiss(obs, failureText),
+          kind: obs.kind,
+          durationMs: obs.durationMs,
+          file,
+        };
+        steps.push(record);
+        if (!passed) return { step: record, passed, obs };
+        record.done = true;
+        const outcome = await toCandidate(edits, at, steps.length - 1, validate, bug);
+        if (!outcome) {
+          record.note = "the failing test passes, but the edit does not apply to the file as a patch";
+          record.done = false;
+          return { step: record, passed, obs };
+        }
+        candidates.push(outcome);
+        if (outcome.validation.plausible) {
+          record.decisive = true;
+          record.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
+        } else {
+          record.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
+        }
+        return { step: record, passed, validation: outcome.validation, obs };
+      };
+
+      /** Candidates of lines the first failing test never reached: a second failing test may reach them. */
+      const unreached: PlannedHypothesis[] = [];
+      const queue = [...plan];
+      for (let next = 0; next < queue.length; next++) {
+        const item = queue[next]!;
         if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
-        const { susp, rank, text, fn, scope, template, source } = item;
-        // Before editing a line, a debugger experiment records the real values there.
-        if (!probed.has(item.lineIndex)) {
+        const { susp, rank, text, fn, candidate } = item;
+        // Before editing a line, a debugger experiment records the real values there, in the test it is judged by.
+        const probeTest = base?.test ?? bug.primaryTest;
+        const lineKey = `${probeTest} ${susp.file}:${susp.line}`;
+        if (!probed.has(lineKey)) {
           const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
-          const probe = probeExpression(text, scope);
+          const probe = item.suspicious ? (item.probe?.expr ?? undefined) : undefined;
           if (!probe) {
-            probed.set(item.lineIndex, "");
+            probed.set(lineKey, "");
           } else {
             const experiment = `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`;
-            const obs = await observe(runtime, budget, bug, experiment);
+            // The evidence run already saw the values there in the first failing test: no run needed.
+            const seenThere = item.probe?.values && item.probe.total ? item.probe : undefined;
+            const obs: Observation =
+              seenThere && probeTest === bug.primaryTest
+                ? {
+                    kind: "debugger",
+                    experiment,
+                    observation: renderValues(seenThere.values!, seenThere.total!),
+                    durationMs: 0,
+                  }
+                : await observe(runtime, budget, bug, experiment, probeTest);
             const reached =
               obs.kind === "debugger" &&
               !/not reached|never reached|was not hit|not hit/i.test(obs.observation);
             probed.set(
-              item.lineIndex,
+              lineKey,
               reached
                 ? ` ${describeValues(probe, obs.observation)}`
                 : obs.kind === "invalid"
@@ -106,58 +145,111 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
             steps.push({
               role: "probe",
               hypothesis: `SBFL points at ${where}: ${code(text.trim())}, ranked #${rank + 1} of the lines a patch may change (${susp.failed} failing and ${susp.passed} passing tests ran it; score ${susp.score.toFixed(2)}).`,
-              prediction: `The failing test ${code(bug.primaryTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
+              prediction: `The failing test ${code(probeTest)} reaches line ${susp.line}, and ${code(probe)} there shows the state this line computes with.`,
               experiment,
               observation: obs.observation,
               conclusion: reached ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
               done: false,
               note: reached
-                ? `line ${susp.line} runs during the failing test; the values above are what its templates are judged against`
+                ? `line ${susp.line} runs during the failing test; the values above are what its candidate edits are judged against`
                 : `the experiment did not show line ${susp.line} running: ${clip(obs.observation, 160)}`,
               kind: obs.kind,
               durationMs: obs.durationMs,
             });
           }
         }
-        const seen = probed.get(item.lineIndex);
+        const seen = probed.get(lineKey);
         // A line the failing test never reaches cannot be the fault it shows.
-        if (seen === undefined) continue;
-        if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
-        const experiment = renderEdits(template.edits);
-        const obs = await observe(runtime, budget, bug, experiment);
-        const passed = obs.observation.includes(NO_EXCEPTION);
-        const step: StepRecord = {
-          hypothesis: `${capitalize(template.claim)}.${seen}`,
-          claim: `${capitalize(template.claim)}.`,
-          prediction: `With line ${susp.line} as ${code(editedLine(text, template.edits))}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
-          experiment,
-          observation: obs.observation,
-          conclusion: passed ? "supported" : obs.kind === "invalid" ? "undecided" : "rejected",
-          done: false,
-          note: passed ? "the failing test passes with this edit" : describeMiss(obs, failureText),
-          kind: obs.kind,
-          durationMs: obs.durationMs,
-          file: susp.file,
-        };
-        steps.push(step);
-        if (!passed) continue;
-        // The experiment confirmed the hypothesis: the failing test passes with the edit.
-        step.done = true;
-        const outcome = await toCandidate(template, susp, fn, source, steps.length - 1, validate);
-        if (!outcome) {
-          step.note = "the failing test passes, but the edit does not apply to the file as a patch";
-          step.done = false;
+        if (seen === undefined) {
+          if (!base) unreached.push(item);
           continue;
         }
-        candidates.push(outcome);
-        if (outcome.validation.plausible) {
-          step.decisive = true;
+        if (budget.exhausted()) return { steps, candidates, done: false, stop: "budget" };
+        const claim = `${capitalize(candidate.claim)}.`;
+        const because = item.because ? ` ${item.because}` : "";
+        if (
+          base &&
+          base.item.candidate.file === candidate.file &&
+          base.item.candidate.line !== candidate.line
+        ) {
+          // On top of the edit that fixed the first failing test, against a test still failing.
+          const edits = [...base.item.candidate.edits, ...candidate.edits];
+          const { validation } = await attempt(
+            {
+              hypothesis: `${claim} This is a second fault, beside the one fixed by ${code(formatEditExperiment(base.item.candidate.edits))}, which made ${code(bug.primaryTest)} pass while ${code(base.test)} still failed.${because}${seen}`,
+              claim: `${claim} ${capitalize(base.item.candidate.claim)}.`,
+              prediction: `With both edits, ${code(base.test)} passes (${code(NO_EXCEPTION)}).`,
+              experiment: formatEditExperiment(edits),
+            },
+            edits,
+            candidate.file,
+            base.test,
+            item,
+          );
+          if (validation?.plausible) return { steps, candidates, done: true, stop: "done" };
+          continue;
+        }
+        const experiment = formatEditExperiment(candidate.edits);
+        const { step, passed, validation, obs } = await attempt(
+          {
+            hypothesis: `${claim}${because}${seen}`,
+            claim,
+            prediction: `With ${describeEdit(text, candidate.edits, susp.line)}, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}) instead of failing with ${code(clip(failureText, 120))}.`,
+            experiment,
+          },
+          candidate.edits,
+          candidate.file,
+          bug.primaryTest,
+          item,
+        );
+        if (validation?.plausible) {
           const change = await observedChange(runtime, budget, bug, item);
           if (change) step.claim = `${step.claim} ${change}`;
-          step.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
           return { steps, candidates, done: true, stop: "done" };
         }
-        step.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
+        if (
+          passed &&
+          validation &&
+          validation.brokenTests.length === 0 &&
+          validation.stillFailing.length > 0 &&
+          !base
+        ) {
+          base = { item, test: validation.stillFailing[0]! };
+          queue.push(...unreached.splice(0));
+          continue;
+        }
+        const moved = passed || !bug.failure ? 0 : progress(bug.failure, obs.failure, testFile);
+        if (moved === 0) continue;
+        // Each of two edits moved the failure: together they may be the fix. At least one must have moved it clearly.
+        const outcome = obs.observation.trim().split("\n")[0] ?? "";
+        const partners = changers
+          .filter(
+            (c) =>
+              c.item.candidate.file === candidate.file &&
+              c.item.candidate.line !== candidate.line &&
+              c.progress + moved >= 3,
+          )
+          .sort((a, b) => b.progress - a.progress)
+          .slice(0, PAIR_WITH);
+        changers.push({ item, outcome, progress: moved });
+        for (const other of partners) {
+          if (pairsTried >= MAX_PAIRS || budget.exhausted()) break;
+          pairsTried++;
+          const edits = [...other.item.candidate.edits, ...candidate.edits];
+          const pair = await attempt(
+            {
+              hypothesis: `Two places are wrong together: ${other.item.candidate.claim}; and ${candidate.claim}. Each edit alone changed the failure: with the first the test ended with ${code(clip(other.outcome, 100))}, with the second with ${code(clip(outcome, 100))}.`,
+              claim: `${capitalize(other.item.candidate.claim)}. ${claim}`,
+              prediction: `With both edits, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}).`,
+              experiment: formatEditExperiment(edits),
+            },
+            edits,
+            candidate.file,
+            bug.primaryTest,
+            other.item,
+          );
+          if (pair.validation?.plausible) return { steps, candidates, done: true, stop: "done" };
+        }
       }
       return { steps, candidates, done: steps.some((s) => s.done), stop: "exhausted" };
     },
@@ -176,15 +268,21 @@ async function observedChange(
   bug: BugContext,
   item: PlannedHypothesis,
 ): Promise<string | undefined> {
-  const { susp, text, fn, source, template } = item;
-  const tokens = tokenize(text).filter((t) => t.kind !== "comment");
-  if (!fn || tokens[0]?.text !== "return" || tokens.length < 2 || budget.exhausted()) return undefined;
-  const params = parameters(source.split("\n"), fn);
-  const edited = editedLine(text, template.edits).trim();
-  if (!params || params.length === 0 || !edited.startsWith("return ")) return undefined;
-  const returned = (line: string) => line.trim().slice("return".length).trim();
-  const probe = `(${returned(text)}, ${returned(edited)}, (${params.join(", ")},))`;
-  const obs = await observe(runtime, budget, bug, `b ${susp.file}:${susp.line} ;; c ;; p ${probe}`);
+  const { susp, fn, source, candidate, probe } = item;
+  const returned = probe?.returned;
+  const params = probe?.params;
+  if (!fn || !returned || !params || params.length === 0 || budget.exhausted()) return undefined;
+  if (candidate.edits.some((e) => e.line !== susp.line || e.op !== "REPLACE")) return undefined;
+  const edited = applyEdits(source, candidate.edits).source.split("\n")[susp.line - 1]!.trim();
+  if (!edited.startsWith("return ")) return undefined;
+  const expression = `(${returned}, ${edited.slice("return".length).trim()}, (${params.join(", ")},))`;
+  const obs = await observe(
+    runtime,
+    budget,
+    bug,
+    `b ${susp.file}:${susp.line} ;; c ;; p ${expression}`,
+    bug.primaryTest,
+  );
   const values = obs.kind === "debugger" ? tupleItems(obs.observation.trim()) : undefined;
   if (values?.length !== 3) return undefined;
   const [before, after, args] = values as [string, string, string];
@@ -217,109 +315,89 @@ export function tupleItems(repr: string): string[] | undefined {
   return depth === 0 && !quote ? items : undefined;
 }
 
-/** The names of a function's parameters (without self and cls); undefined for `*args`, `**kwargs` and other forms. */
-export function parameters(lines: string[], fn: FunctionInfo): string[] | undefined {
-  const header = lines.slice(fn.startLine - 1, fn.endLine).join("\n");
-  const open = header.indexOf("(");
-  if (!/^\s*(?:async\s+)?def\s/.test(header.slice(0, open)) || open < 0) return undefined;
-  let depth = 0;
-  let end = -1;
-  for (let i = open; i < header.length && end < 0; i++) {
-    if ("([{".includes(header[i]!)) depth++;
-    else if (")]}".includes(header[i]!) && --depth === 0) end = i;
-  }
-  if (end < 0) return undefined;
-  const names: string[] = [];
-  for (const part of header.slice(open + 1, end).split(",")) {
-    const name = /^\s*([A-Za-z_]\w*)\s*(?:[:=]|$)/.exec(part)?.[1];
-    if (part.trim() === "") continue;
-    if (!name) return undefined;
-    if (name !== "self" && name !== "cls") names.push(name);
-  }
-  return names;
-}
-
 interface PlannedHypothesis {
-  lineIndex: number;
   rank: number;
+  /** Schedulable: the line's rank, the generator's prior and the evidence's score. */
+  lineRank: number;
+  prior: number;
+  score: number;
+  because?: string;
+  /** The suspicious line the candidate belongs to (probed before it is tried). */
   susp: SuspiciousLine;
+  /** False when the candidate's line is not itself among the suspicious lines. */
+  suspicious: boolean;
   text: string;
   source: string;
   fn: FunctionInfo | undefined;
-  scope: string[];
-  template: Template;
+  /** What to print at the suspicious line before editing it (from the evidence helper). */
+  probe?: FailureEvidence["probes"][number];
+  candidate: EngineCandidate;
 }
 
-/**
- * Template ranks by tier: single-operator flips (0-1) on every line first, then
- * constant and bound changes (2-5), which more often pass a test without being
- * the fix, then broad guesses such as another variable (6+).
- */
-const TIERS = [1, 5];
-
-/**
- * Every (line, template) hypothesis, in the order they are tried: by tier,
- * then by the line's suspiciousness, then by the template's own order.
- */
-async function planHypotheses(bug: BugContext, lines: SuspiciousLine[]): Promise<PlannedHypothesis[]> {
+/** Every candidate as a hypothesis, with the evidence's score; breadthFirst orders them. */
+async function planHypotheses(
+  bug: BugContext,
+  runtime: PythonRuntime,
+  lines: SuspiciousLine[],
+  evidence: FailureEvidence | undefined,
+): Promise<PlannedHypothesis[]> {
   const plan: PlannedHypothesis[] = [];
-  for (const [rank, susp] of lines.entries()) {
-    const source = await bug.readSource(susp.file);
+  const found = await generateCandidates(runtime, lines, evidence, 2 * bug.experimentTimeoutMs + 10_000);
+  for (const candidate of found) {
+    const source = await bug.readSource(candidate.file);
     const all = source.split("\n");
-    const text = all[susp.line - 1] ?? "";
-    const fn = enclosing(bug.functions, susp);
-    const scope = fn ? scopeNames(all.slice(fn.startLine - 1, fn.endLine).join("\n")) : [];
-    for (const template of candidatesForLine({ line: susp.line, text, scope })) {
-      const edits = template.edits.map((e) => ({ ...e, file: susp.file }));
-      plan.push({ lineIndex: rank, rank, susp, text, source, fn, scope, template: { ...template, edits } });
-    }
-  }
-  const tier = (p: PlannedHypothesis) => TIERS.filter((max) => p.template.rank > max).length;
-  return plan
-    .map((p, order) => ({ p, order }))
-    .sort((a, b) => tier(a.p) - tier(b.p) || a.order - b.order)
-    .map(({ p }) => p);
-}
-
-/** The plan index of hypotheses drawn from the failure message rather than from a ranked line. */
-const UNBOUND = -1;
-
-/** A NameError or UnboundLocalError names a variable: initialising it is the first hypothesis. */
-async function unboundNameHypotheses(bug: BugContext): Promise<PlannedHypothesis[]> {
-  const failure = bug.failure;
-  if (!failure || !/^(NameError|UnboundLocalError)$/.test(failure.type)) return [];
-  const name = /'(\w+)'/.exec(failure.message)?.[1];
-  const files = new Set(bug.suspicious.map((l) => l.file));
-  const frame = [...failure.frames].reverse().find((f) => files.has(f.file));
-  if (!name || !frame) return [];
-  const fn = enclosing(bug.functions, frame);
-  if (!fn) return [];
-  const source = await bug.readSource(frame.file);
-  const all = source.split("\n");
-  const lines = all.slice(fn.startLine, fn.endLine).map((text, i) => ({ line: fn.startLine + 1 + i, text }));
-  const scope = scopeNames(all.slice(fn.startLine - 1, fn.endLine).join("\n"));
-  return initialisationCandidates(name, lines).map((template) => {
-    const line = template.edits[0]!.line;
-    const susp: SuspiciousLine = {
-      file: frame.file,
-      line,
-      function: fn.qualname,
+    const fn = enclosing(bug.functions, candidate);
+    const exact = lines.findIndex((l) => l.file === candidate.file && l.line === candidate.suspect);
+    const susp: SuspiciousLine = lines[exact] ?? {
+      file: candidate.file,
+      line: candidate.suspect,
       score: 0,
       failed: 0,
       passed: 0,
+      ...(fn ? { function: fn.qualname } : {}),
     };
-    const edits = template.edits.map((e) => ({ ...e, file: frame.file }));
-    return {
-      lineIndex: UNBOUND,
-      rank: 0,
+    const lineRank = exact >= 0 ? exact : lines.length;
+    const changed = all[candidate.line - 1] ?? "";
+    const first = candidate.edits[0];
+    const shape =
+      first?.op === "ADD"
+        ? editShape(changed, undefined, first.stmt)
+        : editShape(changed, applyEdits(source, candidate.edits).source.split("\n")[candidate.line - 1]);
+    const scored = scoreCandidate(
+      {
+        file: candidate.file,
+        line: candidate.line,
+        ...(fn
+          ? {
+              function: {
+                name: fn.qualname.split(".").at(-1)!,
+                startLine: fn.startLine,
+                endLine: fn.endLine,
+              },
+            }
+          : {}),
+        family: candidate.family,
+        shape,
+      },
+      evidence,
+    );
+    const probe = evidence?.probes.find((p) => p.file === susp.file && p.line === susp.line);
+    plan.push({
+      rank: lineRank,
+      lineRank,
+      prior: candidate.prior,
+      score: scored.score,
+      ...(scored.because ? { because: scored.because } : {}),
       susp,
-      text: all[line - 1] ?? "",
+      suspicious: exact >= 0,
+      text: all[susp.line - 1] ?? "",
       source,
       fn,
-      scope,
-      template: { ...template, edits },
-    };
-  });
+      ...(probe ? { probe } : {}),
+      candidate,
+    });
+  }
+  return plan;
 }
 
 async function observe(
@@ -327,98 +405,36 @@ async function observe(
   budget: Budget,
   bug: BugContext,
   experiment: string,
+  test: string,
 ): Promise<Observation> {
   budget.spendExperiment();
-  return runtime.observe(bug.primaryTest, experiment, {
+  return runtime.observe(test, experiment, {
     timeoutMs: Math.max(1_000, Math.min(bug.experimentTimeoutMs, budget.remainingMs())),
   });
 }
 
+/** The edits as a patch of their file, validated against the whole suite. */
 async function toCandidate(
-  template: Template,
-  susp: SuspiciousLine,
-  fn: FunctionInfo | undefined,
-  before: string,
+  edits: Edit[],
+  at: PlannedHypothesis,
   fromStep: number,
   validate: Validate,
+  bug: BugContext,
 ): Promise<EngineRun["candidates"][number] | undefined> {
-  const applied = applyEdits(before, template.edits);
+  const file = at.candidate.file;
+  const before = await bug.readSource(file);
+  const applied = applyEdits(before, edits);
   if (applied.problems.length > 0) return undefined;
   const candidate = {
-    edits: [{ file: susp.file, before, after: applied.source }],
+    edits: [{ file, before, after: applied.source }],
     fromStep,
-    at: { file: susp.file, line: susp.line, ...(fn ? { function: fn.qualname } : {}) },
+    at: { file, line: at.candidate.line, ...(at.fn ? { function: at.fn.qualname } : {}) },
   };
   return { candidate, validation: await validate(candidate) };
 }
 
 function rankLines(lines: SuspiciousLine[], minScore: number): SuspiciousLine[] {
   return lines.filter((l) => l.score > minScore);
-}
-
-function enclosing(functions: FunctionInfo[], l: { file: string; line: number }): FunctionInfo | undefined {
-  let inner: FunctionInfo | undefined;
-  for (const f of functions) {
-    if (f.file !== l.file || l.line < f.startLine || l.line > f.endLine) continue;
-    if (!inner || f.endLine - f.startLine < inner.endLine - inner.startLine) inner = f;
-  }
-  return inner;
-}
-
-/**
- * What to print at a line before editing it: the condition, returned value or
- * right-hand side when evaluating it twice is harmless, else the variables it reads.
- */
-export function probeExpression(text: string, scope: string[]): string | undefined {
-  const tokens = tokenize(text).filter((t) => t.kind !== "comment");
-  if (tokens.length === 0) return undefined;
-  const first = tokens[0]!.text;
-  const body = (from: number, to: number) => text.slice(tokens[from]!.start, tokens[to]!.end).trim();
-  let expr: string | undefined;
-  if (
-    (first === "if" || first === "elif" || first === "while") &&
-    tokens.at(-1)!.text === ":" &&
-    tokens.length > 2
-  ) {
-    expr = body(1, tokens.length - 2);
-  } else if (first === "return" && tokens.length > 1) {
-    expr = body(1, tokens.length - 1);
-  } else if (first === "for") {
-    const inAt = tokens.findIndex((t) => t.text === "in");
-    if (inAt > 0 && tokens.at(-1)!.text === ":") expr = body(inAt + 1, tokens.length - 2);
-  } else {
-    const assign = tokens.findIndex((t) => /^(=|\+=|-=|\*=|\/=|\/\/=|%=)$/.test(t.text));
-    if (assign >= 0 && assign < tokens.length - 1) {
-      expr = body(assign + 1, tokens.length - 1);
-      if (tokens[assign]!.text !== "=") expr = `(${body(0, assign - 1)}, ${expr})`;
-    }
-  }
-  const literal = (e: string) => !tokenize(e).some((t) => t.kind === "name" && !KEYWORDS.has(t.text));
-  const impure = (e: string) =>
-    tokenize(e).some(
-      (t, i, all) => t.kind === "name" && all[i + 1]?.text === "(" && !PURE_CALLS.has(t.text),
-    ) || /\byield\b|\bawait\b|:=|\blambda\b/.test(e);
-  if (expr && !impure(expr) && !literal(expr)) return expr;
-  // Names read on the line: for an assignment, only those right of `=` exist before the line runs.
-  const assignAt = tokens.findIndex((t) => t.text === "=");
-  const names = [
-    ...new Set(
-      tokens
-        .slice(assignAt + 1)
-        .filter(
-          (t, i, rest) =>
-            t.kind === "name" &&
-            !KEYWORDS.has(t.text) &&
-            !BUILTINS.has(t.text) &&
-            rest[i - 1]?.text !== "." &&
-            rest[i + 1]?.text !== "(",
-        )
-        .map((t) => t.text)
-        .filter((n) => scope.length === 0 || scope.includes(n)),
-    ),
-  ];
-  if (names.length === 0) return undefined;
-  return names.length === 1 ? names[0] : `(${names.join(", ")})`;
 }
 
 const LOOP_PREFIX = "At each loop execution, the expression was: ";
@@ -431,15 +447,16 @@ function describeValues(probe: string, observation: string): string {
   return `In the failing test, ${code(probe)} was ${code(clip(observation, 120))} at this line.`;
 }
 
-/** The line as the template's edits leave it. */
-function editedLine(text: string, edits: Template["edits"]): string {
-  let line = text;
+/** The edited line in words, for a prediction: the line as a REPLACE or DEL leaves it, or the statement an ADD inserts. */
+function describeEdit(text: string, edits: Edit[], line: number): string {
+  const single = edits.length === 1 ? edits[0]! : undefined;
+  if (single?.op === "ADD") return `${code(single.stmt.trim())} inserted above line ${single.line}`;
+  let edited = text;
   for (const e of edits) {
-    if (e.op === "REPLACE") line = line.split(e.old).join(e.new);
-    else if (e.op === "DEL") line = line.split(e.old).join("");
-    else return formatEdit(e);
+    if (e.line !== line || e.op === "ADD") return edits.map((x) => code(formatEdit(x))).join(" and ");
+    edited = edited.split(e.old).join(e.op === "REPLACE" ? e.new : "");
   }
-  return line.trim();
+  return `line ${line} as ${code(edited.trim())}`;
 }
 
 function describeMiss(obs: Observation, failureText: string): string {

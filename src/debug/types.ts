@@ -27,8 +27,9 @@ export interface BugContext {
   functions: FunctionInfo[];
   /** Source of a repository file as it is before any patch. */
   readSource(file: string): Promise<string>;
-  /** Wall-clock limit of one experiment: a few times the failing test's own time, so a
-   * template that makes the code loop forever costs seconds, not the job's budget. */
+  /** Wall-clock limit of one experiment, scaled from the test runs seen so far
+   * (`experimentTimeoutMs` in budget.ts), so a candidate that makes the code loop forever
+   * costs seconds, not the job's budget. */
   experimentTimeoutMs: number;
   /** CI log excerpt or PR text, when the job came from GitHub. */
   bugReport?: string;

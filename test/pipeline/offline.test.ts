@@ -89,11 +89,12 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
   });
 
   it("stops cleanly at the experiment budget", async () => {
-    const { result } = await fixLocally(example("bank-account"), createOfflineEngine(), {
+    // The first edit tried here is not the fix (the values at the probed lines come free with the evidence run).
+    const { result } = await fixLocally(fixture("fix-loop"), createOfflineEngine(), {
       repoConfig: { max_experiments: 1 },
     }).outcome;
     expect(result.status).toBe("no-fix");
     expect(result.reason).toContain("experiment budget of 1 used up");
-    expect(result.steps).toHaveLength(1);
+    expect(result.steps.filter((s) => s.role !== "probe")).toHaveLength(1);
   });
 });

@@ -273,6 +273,11 @@ export function formatEdit(edit: Edit): string {
   return `DEL(${at}, ${q(edit.old)})`;
 }
 
+/** An edit-and-run experiment: `REPLACE(14, "!=", "==") AND RUN`. */
+export function formatEditExperiment(edits: Edit[]): string {
+  return [...edits.map(formatEdit), "RUN"].join(" AND ");
+}
+
 /**
  * Applies edits to a source text. Line numbers always refer to the original
  * text, whatever earlier edits inserted or removed. REPLACE/DEL change every

@@ -15,7 +15,15 @@ import {
 } from "./protocol.js";
 import { MAX_VALUES, NO_EXCEPTION, renderDebugger, renderTrace, runOutcome } from "./render.js";
 import type { ObserveOptions, PythonRuntime, RunOptions } from "./runtime.js";
-import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
+import type {
+  BlockTrace,
+  CoverageReport,
+  FailureEvidence,
+  FunctionInfo,
+  Observation,
+  TestFailure,
+  TestRun,
+} from "./types.js";
 
 export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
 export { CANDIDATE_FAMILIES, CandidateHelperError, generateCandidates } from "./candidates.js";
@@ -194,6 +202,20 @@ class SandboxPythonRuntime implements PythonRuntime {
     return res.functions;
   }
 
+  async evidence(
+    testId: string,
+    options?: RunOptions & { lines?: { file: string; line: number }[] },
+  ): Promise<FailureEvidence | undefined> {
+    const lines = (options?.lines ?? []).map((l) => [l.file, l.line]);
+    try {
+      const res = await this.call("evidence", { test: testId, lines }, this.timeout(options));
+      return res.evidence;
+    } catch (err) {
+      if (err instanceof HelperFailure) return undefined;
+      throw err;
+    }
+  }
+
   async observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation> {
     const started = performance.now();
     const done = (kind: Observation["kind"], observation: string): Observation => ({
@@ -211,7 +233,9 @@ class SandboxPythonRuntime implements PythonRuntime {
         return done("trace", t.rendered);
       }
       if (exp.kind === "debugger") return done("debugger", await this.debug(testId, exp, options));
-      return done("edit", await this.editAndRun(testId, exp.edits, options));
+      const edited = await this.editAndRun(testId, exp.edits, options);
+      if (typeof edited === "string") return done("edit", edited);
+      return { ...done("edit", edited.text), ...(edited.failure ? { failure: edited.failure } : {}) };
     } catch (err) {
       if (err instanceof HelperFailure)
         return done(exp.kind === "edit" ? "edit" : exp.kind, `The run failed: ${err.message}`);
@@ -262,7 +286,12 @@ class SandboxPythonRuntime implements PythonRuntime {
     return renderDebugger(res, exp.line, exp.exprs);
   }
 
-  private async editAndRun(testId: string, edits: Edit[], options?: ObserveOptions): Promise<string> {
+  /** The observation's text, or for a run, the text and the test's failure (frames minimised). */
+  private async editAndRun(
+    testId: string,
+    edits: Edit[],
+    options?: ObserveOptions,
+  ): Promise<string | { text: string; failure?: TestFailure }> {
     const files = [...new Set(edits.map((e) => e.file))];
     const named = files.find((f) => f !== undefined);
     if (files.filter((f) => f !== undefined).length > 1) {
@@ -299,7 +328,10 @@ class SandboxPythonRuntime implements PythonRuntime {
       try {
         const res = await this.call("edit", request, this.timeout(options));
         if ("problem" in res) return res.problem;
-        if ("run" in res) return runOutcome(res.run);
+        if ("run" in res) {
+          const failure = this.toTestRun(res.run).tests[0]?.failure;
+          return { text: runOutcome(res.run), ...(failure ? { failure } : {}) };
+        }
       } catch (err) {
         // The helper restores the file itself unless it was killed hard.
         await this.sandbox.writeFile(file, original);

@@ -1,5 +1,12 @@
 import type { CandidateRequest, RepairCandidate } from "./candidates.js";
-import type { BlockTrace, CoverageReport, FunctionInfo, Observation, TestRun } from "./types.js";
+import type {
+  BlockTrace,
+  CoverageReport,
+  FailureEvidence,
+  FunctionInfo,
+  Observation,
+  TestRun,
+} from "./types.js";
 
 /**
  * The Python instruments over one warm sandbox. Implemented in this folder
@@ -19,6 +26,15 @@ export interface PythonRuntime {
   observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation>;
   /** LDB block trace of `testId` through one function. */
   trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
+  /**
+   * Runs one failing test under hypofix_evidence.py and reports what its live objects say
+   * (`FailureEvidence`); `lines` are the source lines whose calls' signatures to read.
+   * Undefined when the helper could not report.
+   */
+  evidence(
+    testId: string,
+    options?: RunOptions & { lines?: { file: string; line: number }[] },
+  ): Promise<FailureEvidence | undefined>;
   /** Every function defined in the repository's Python source files (tests excluded unless asked). */
   functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]>;
   /**

@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import type { evidenceSchema } from "./protocol.js";
+
 /** What the Python instruments report. Pure data: every consumer (localization,
  * debugging, audit, report) depends on these shapes, not on how they are measured. */
 
@@ -109,10 +112,21 @@ export interface TraceBlock {
   code?: string;
 }
 
+/**
+ * What a failing test's live objects say about its bug (hypofix_evidence.py): the values a
+ * failed comparison saw and how they differ, the keys a mapping held at a KeyError, the
+ * attributes an object had at an AttributeError, the `except` clauses the exception passed,
+ * where a re-raised exception started, the signatures of the functions called on the failing
+ * line and on the lines asked for, and state carried from one call to the next.
+ */
+export type FailureEvidence = z.infer<typeof evidenceSchema>;
+
 /** An experiment and what running it showed, exactly as the model sees it. */
 export interface Observation {
   kind: "debugger" | "edit" | "trace" | "invalid";
   experiment: string;
   observation: string;
   durationMs: number;
+  /** Edit-and-run: how the test failed with the edit, when it did (the text above is its first line). */
+  failure?: TestFailure;
 }

@@ -1,7 +1,7 @@
 """Hypofix's Python instruments, run inside the sandbox from the repository root.
 
 Usage: python3 hypofix_runtime.py < request.json (stdin: a source file can exceed one argv string). The request's "mode" picks the
-instrument (run, coverage, debug, edit, trace, functions). pytest runs in-process
+instrument (run, coverage, debug, edit, trace, functions, evidence). pytest runs in-process
 with a small plugin, so results are structured (JUnit XML for outcomes, live
 exception objects for frames) rather than scraped from terminal text. The result
 is printed as JSON after RESULT_MARK on stdout.
@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ET
 
 from pluggy import HookimplMarker
 
+import hypofix_evidence
 import hypofix_pytest_options
 from hypofix_compat import Alarm, code_lines, qualname_of
 
@@ -812,6 +813,16 @@ def mode_trace(req):
     return {"file": relpath, "run": run, "total": tracer.total, "blocks": tracer.head + tracer.tail}
 
 
+# ---- evidence ---------------------------------------------------------------------
+
+
+def mode_evidence(req):
+    collector = hypofix_evidence.Collector(ROOT, is_repo_file, is_test_file, rel, safe_repr, req.get("lines", []))
+    run = run_pytest([req["test"]], req["timeout"], [collector, TraceWindow(collector)])
+    sys.settrace(None)
+    return {"run": run, "evidence": collector.result()}
+
+
 def mode_run(req):
     return {"run": run_pytest(req.get("ids", []), req["timeout"], [])}
 
@@ -823,6 +834,7 @@ MODES = {
     "edit": mode_edit,
     "trace": mode_trace,
     "functions": mode_functions,
+    "evidence": mode_evidence,
 }
 
 

@@ -1,0 +1,91 @@
+/**
+ * The offline engine's candidate edits for the suspicious lines, from the AST candidate
+ * generator (lang/python/candidates.ts), in the one shape the ranking and the loop use.
+ */
+import type { SuspiciousLine } from "../localize/sbfl.js";
+import { CandidateHelperError, type RepairCandidate } from "../lang/python/candidates.js";
+import type { Edit } from "../lang/python/experiment.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { FailureEvidence, FunctionInfo } from "../lang/python/types.js";
+
+export interface EngineCandidate {
+  /** The kind of mistake it repairs (CANDIDATE_FAMILIES). */
+  family: string;
+  file: string;
+  /** The first line it changes. */
+  line: number;
+  /** The suspicious line it was generated for. */
+  suspect: number;
+  /** Edit-and-run edits, each naming its file. */
+  edits: Edit[];
+  /** What it claims is wrong: plain text, code in backticks, no final period. */
+  claim: string;
+  /** Likelihood, larger is likelier: about 1 for single-token slips, under 0.45 for broad guesses. */
+  prior: number;
+}
+
+/** The innermost function around a line. */
+export function enclosing(
+  functions: FunctionInfo[],
+  l: { file: string; line: number },
+): FunctionInfo | undefined {
+  let inner: FunctionInfo | undefined;
+  for (const f of functions) {
+    if (f.file !== l.file || l.line < f.startLine || l.line > f.endLine) continue;
+    if (!inner || f.endLine - f.startLine < inner.endLine - inner.startLine) inner = f;
+  }
+  return inner;
+}
+
+const unquote = (repr: string) => /^(['"])(.*)\1$/s.exec(repr)?.[2] ?? repr;
+
+/** The failure's own names for what should have been there: a KeyError's keys, an AttributeError's attributes. */
+export function hintsOf(evidence: FailureEvidence | undefined): { keys?: string[]; attributes?: string[] } {
+  const keys = (evidence?.key?.keys ?? []).filter((k) => /^['"]/.test(k)).map(unquote);
+  const attributes = [...(evidence?.attribute?.close ?? []), ...(evidence?.attribute?.attributes ?? [])];
+  return {
+    ...(keys.length > 0 ? { keys } : {}),
+    ...(attributes.length > 0 ? { attributes: [...new Set(attributes)] } : {}),
+  };
+}
+
+/** Candidates for the suspicious lines, one generator request per file, the file's lines most suspicious first. */
+export async function generateCandidates(
+  runtime: PythonRuntime,
+  lines: SuspiciousLine[],
+  evidence: FailureEvidence | undefined,
+  timeoutMs: number,
+): Promise<EngineCandidate[]> {
+  const files = [...new Set(lines.map((l) => l.file))];
+  const hints = hintsOf(evidence);
+  const out: EngineCandidate[] = [];
+  for (const file of files) {
+    const request = {
+      file,
+      lines: lines.filter((l) => l.file === file).map((l) => l.line),
+      ...(Object.keys(hints).length > 0 ? { hints } : {}),
+    };
+    let found: RepairCandidate[];
+    try {
+      found = await runtime.candidates(request, { timeoutMs });
+    } catch (err) {
+      // One file the generator cannot answer for leaves the others' candidates to try.
+      if (err instanceof CandidateHelperError) continue;
+      throw err;
+    }
+    for (const c of found) {
+      out.push({
+        family: c.family,
+        file,
+        line: c.line,
+        suspect: c.suspect,
+        edits: c.edits,
+        claim: c.claim.replace(/\.\s*$/, ""),
+        // The generator's prior is a cost (smaller is likelier); 1/cost puts its single-token
+        // slips (about 1) in the first tier and its broad guesses (above 2.2) in the last.
+        prior: 1 / Math.max(0.1, c.prior),
+      });
+    }
+  }
+  return out;
+}

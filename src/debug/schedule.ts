@@ -1,0 +1,65 @@
+/**
+ * The order hypotheses are tried in, spending the experiment budget breadth-first. Pure.
+ *
+ * Candidates the evidence names (score STRONG or more) go first, strongest first. The rest go
+ * round-robin over the suspicious lines within tiers of likelihood: the likeliest candidate of
+ * every line, then the second of every line, and so on, so that one line's long tail of
+ * guesses cannot use up the run before the next line is tried.
+ */
+import { STRONG } from "./evidence.js";
+
+export interface Schedulable {
+  /** Rank of the candidate's line among the suspicious lines (0 = most suspicious). */
+  lineRank: number;
+  /** The generator's own likelihood, 0..1. */
+  prior: number;
+  /** The evidence's score (evidence.ts). */
+  score: number;
+}
+
+/** Likelihood tiers: the common single-token mistakes, the plausible ones, the broad guesses. */
+const TIERS = [0.85, 0.45];
+
+export function tier(likelihood: number): number {
+  return TIERS.filter((min) => likelihood < min).length;
+}
+
+export function breadthFirst<T extends Schedulable>(items: T[]): T[] {
+  const strong = items
+    .map((item, order) => ({ item, order }))
+    .filter(({ item }) => item.score >= STRONG)
+    .sort(
+      (a, b) =>
+        b.item.score - a.item.score ||
+        a.item.lineRank - b.item.lineRank ||
+        b.item.prior - a.item.prior ||
+        a.order - b.order,
+    )
+    .map(({ item }) => item);
+  const likelihood = (item: T) => item.prior + item.score / 100;
+  const rest = items
+    .map((item, order) => ({ item, order, tier: tier(likelihood(item)) }))
+    .filter(({ item }) => item.score < STRONG);
+  // Within a line and tier, likeliest first; its position there is its round.
+  const groups = new Map<string, typeof rest>();
+  for (const entry of rest) {
+    const key = `${entry.item.lineRank}:${entry.tier}`;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const round = new Map<T, number>();
+  for (const group of groups.values()) {
+    group
+      .sort((a, b) => likelihood(b.item) - likelihood(a.item) || a.order - b.order)
+      .forEach((entry, i) => round.set(entry.item, i));
+  }
+  const ordered = rest
+    .sort(
+      (a, b) =>
+        a.tier - b.tier ||
+        round.get(a.item)! - round.get(b.item)! ||
+        a.item.lineRank - b.item.lineRank ||
+        a.order - b.order,
+    )
+    .map(({ item }) => item);
+  return [...strong, ...ordered];
+}

@@ -1,0 +1,254 @@
+import { describe, expect, it } from "vitest";
+import { experimentTimeoutMs } from "../../src/debug/budget.js";
+import {
+  NO_EVIDENCE,
+  STRONG,
+  failureOnly,
+  scoreCandidate,
+  type CandidateFacts,
+} from "../../src/debug/evidence.js";
+import { progress } from "../../src/debug/progress.js";
+import { breadthFirst } from "../../src/debug/schedule.js";
+import { editShape } from "../../src/debug/shape.js";
+import type { FailureEvidence } from "../../src/lang/python/types.js";
+
+const none = NO_EVIDENCE;
+
+const facts = (line: string, after: string | undefined, added?: string, at = 5): CandidateFacts => ({
+  file: "m.py",
+  line: at,
+  function: { name: "f", startLine: 3, endLine: 12 },
+  family: "any",
+  shape: editShape(line, after, added),
+});
+
+describe("editShape", () => {
+  it("sees a number moved by one, a bound, a sign and a factor", () => {
+    expect(editShape("    n = total - 1", "    n = total").plusMinusOne).toBe(true);
+    expect(editShape("    for i in range(10):", "    for i in range(11):").plusMinusOne).toBe(true);
+    expect(editShape("    for i in range(10):", "    for i in range(20):").plusMinusOne).toBe(false);
+    expect(editShape("    if a < b:", "    if a <= b:").boundary).toBe(true);
+    expect(editShape("    if a < b:", "    if a > b:").boundary).toBe(false);
+    expect(editShape("    x = a + b", "    x = a - b").sign).toBe(true);
+    expect(editShape("    x = a * b", "    x = a / b").factor).toBe(true);
+    expect(editShape("    x = a * b", "    x = a + b").factor).toBe(false);
+  });
+
+  it("names the literal, the attribute and the call whose arguments change", () => {
+    expect(editShape('    return user["mail"]', '    return user["email"]').literal).toEqual({
+      old: "mail",
+      new: "email",
+    });
+    expect(editShape("    return self.totl", "    return self.total").attribute).toEqual({
+      old: "totl",
+      new: "total",
+    });
+    expect(
+      editShape('    k, v = line.split("=")', '    k, v = line.split("=", maxsplit=1)').arguments,
+    ).toEqual({
+      keywords: ["maxsplit"],
+      callee: "line.split",
+    });
+    expect(editShape("    x = a + b", "    x = a - b").arguments).toBeUndefined();
+    expect(editShape("    x = 1", undefined, "total = 0").inserted).toBe("total = 0");
+  });
+});
+
+describe("scoreCandidate", () => {
+  const keyError: FailureEvidence = {
+    ...none,
+    exception: {
+      type: "KeyError",
+      message: "'mail'",
+      classes: ["KeyError", "LookupError", "Exception", "BaseException", "object"],
+    },
+    key: { key: "'mail'", container: "user", keys: ["'email'", "'name'"], close: ["'email'"] },
+  };
+
+  it("puts the key the mapping held first, and says so", () => {
+    const right = scoreCandidate(facts('    return user["mail"]', '    return user["email"]'), keyError);
+    const wrong = scoreCandidate(facts('    return user["mail"]', '    return user["mai"]'), keyError);
+    const other = scoreCandidate(facts('    return user["mail"]', '    return users["mail"]'), keyError);
+    expect(right.score).toBeGreaterThanOrEqual(STRONG);
+    expect(right.because).toContain("`'email'`");
+    expect(wrong.score).toBeLessThan(STRONG);
+    expect(other.score).toBe(0);
+  });
+
+  it("puts an attribute the object has first", () => {
+    const ev: FailureEvidence = {
+      ...none,
+      exception: {
+        type: "AttributeError",
+        message: "'Cart' object has no attribute 'totl'",
+        classes: ["AttributeError"],
+      },
+      attribute: {
+        name: "totl",
+        type: "Cart",
+        owner: "self",
+        attributes: ["items", "total"],
+        close: ["total"],
+      },
+    };
+    expect(
+      scoreCandidate(facts("    return self.totl", "    return self.total"), ev).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(scoreCandidate(facts("    return self.totl", "    return self.tot"), ev).score).toBeLessThan(
+      STRONG,
+    );
+  });
+
+  it("favours ±1 edits when the compared values differ by one, and not when they differ by more", () => {
+    const by = (delta: number): FailureEvidence => ({
+      ...none,
+      comparison: {
+        op: "==",
+        left: "5",
+        right: String(5 + delta),
+        leftType: "int",
+        rightType: "int",
+        relation: { delta },
+      },
+    });
+    const plusOne = facts("    return n - 1", "    return n");
+    const flip = facts("    return a + b", "    return a * b");
+    expect(scoreCandidate(plusOne, by(1)).score).toBeGreaterThan(scoreCandidate(flip, by(1)).score);
+    expect(scoreCandidate(plusOne, by(3)).score).toBe(0);
+  });
+
+  it("favours an edit of the except clause the raised exception went through uncaught", () => {
+    const ev: FailureEvidence = {
+      ...none,
+      exception: {
+        type: "ValueError",
+        message: "bad",
+        classes: ["ValueError", "Exception", "BaseException", "object"],
+      },
+      handlers: [{ file: "m.py", line: 5, function: "f", types: "KeyError" }],
+    };
+    const names = scoreCandidate(facts("    except KeyError:", "    except ValueError:"), ev);
+    const elsewhere = scoreCandidate(
+      { ...facts("    except KeyError:", "    except ValueError:"), line: 9 },
+      ev,
+    );
+    expect(names.score).toBeGreaterThanOrEqual(STRONG);
+    expect(elsewhere.score).toBe(0);
+    const caught = {
+      ...ev,
+      handlers: [{ file: "m.py", line: 5, function: "f", types: "(KeyError, ValueError)" }],
+    };
+    expect(
+      scoreCandidate(facts("    except (KeyError, ValueError):", "    except KeyError:"), caught).score,
+    ).toBe(0);
+  });
+
+  it("favours a reset of state carried from one call to the next", () => {
+    const ev: FailureEvidence = {
+      ...none,
+      carried: [{ file: "m.py", function: "f", line: 3, name: "seen", kind: "default", value: "[1]" }],
+    };
+    expect(
+      scoreCandidate(facts("def f(x, seen=[]):", "def f(x, seen=None):", undefined, 3), ev).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(scoreCandidate(facts("    x = 1", undefined, "seen = []", 6), ev).score).toBeGreaterThanOrEqual(
+      STRONG,
+    );
+    expect(scoreCandidate(facts("    x = 1", undefined, "other = []", 6), ev).score).toBe(0);
+  });
+
+  it("favours argument edits on a TypeError about arguments, and an initialisation on a NameError", () => {
+    const typeError = failureOnly({
+      type: "TypeError",
+      message: "f() takes 2 positional arguments but 3 were given",
+    });
+    expect(scoreCandidate(facts("    f(a, b, c)", "    f(a, b)"), typeError).score).toBeGreaterThan(0);
+    expect(scoreCandidate(facts("    x = a + b", "    x = a - b"), typeError).score).toBe(0);
+    const nameError = failureOnly({ type: "NameError", message: "name 'total' is not defined" });
+    expect(
+      scoreCandidate(facts("    x = 1", undefined, "total = 0"), nameError).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(scoreCandidate(facts("    x = 1", undefined, "count = 0"), nameError).score).toBe(0);
+  });
+
+  it("gives nothing without evidence", () => {
+    expect(scoreCandidate(facts("    return n - 1", "    return n"), undefined)).toEqual({ score: 0 });
+  });
+});
+
+describe("breadthFirst", () => {
+  const item = (name: string, lineRank: number, prior: number, score = 0) => ({
+    name,
+    lineRank,
+    prior,
+    score,
+  });
+
+  it("tries every line's likeliest candidate before any line's second", () => {
+    const order = breadthFirst([
+      item("a1", 0, 0.9),
+      item("a2", 0, 0.9),
+      item("a3", 0, 0.9),
+      item("b1", 1, 0.9),
+      item("c1", 2, 0.9),
+      item("c2", 2, 0.9),
+    ]).map((i) => i.name);
+    expect(order).toEqual(["a1", "b1", "c1", "a2", "c2", "a3"]);
+  });
+
+  it("keeps likelier tiers first, and puts what the evidence names before everything", () => {
+    const order = breadthFirst([
+      item("guess-top-line", 0, 0.2),
+      item("flip-line-5", 5, 0.9),
+      item("named-by-evidence", 9, 0.2, 100),
+      item("flip-top-line", 0, 0.9),
+    ]).map((i) => i.name);
+    expect(order).toEqual(["named-by-evidence", "flip-top-line", "flip-line-5", "guess-top-line"]);
+  });
+});
+
+describe("experimentTimeoutMs", () => {
+  it("is five times the slowest finished test plus start-up, at least 2 s", () => {
+    const fast = { durationMs: 1_500, tests: [{ durationMs: 10 }, { durationMs: 40 }] };
+    expect(experimentTimeoutMs(fast)).toBe(2_000 + 1_450);
+    const slow = { durationMs: 3_000, tests: [{ durationMs: 800 }, { durationMs: 100 }] };
+    expect(experimentTimeoutMs(slow)).toBe(5 * 800 + 2_100);
+  });
+
+  it("ignores a test that was stopped at its deadline, and stays under 30 s", () => {
+    const hung = {
+      durationMs: 61_000,
+      tests: [{ durationMs: 60_000, failure: { type: "TestTimeout" } }, { durationMs: 20 }],
+    };
+    expect(experimentTimeoutMs(hung)).toBe(2_000 + 980);
+    expect(experimentTimeoutMs({ durationMs: 100_000, tests: [{ durationMs: 50_000 }] })).toBe(30_000);
+  });
+});
+
+describe("progress", () => {
+  const failure = (type: string, message: string, testLine = 8) => ({
+    type,
+    message,
+    frames: [
+      { file: "tests/test_m.py", line: testLine, function: "test_m" },
+      { file: "m.py", line: 3, function: "f" },
+    ],
+    text: "",
+  });
+  const before = failure("AssertionError", "assert -18 == 12");
+
+  it("is clear when a later assertion fails, or the number is half as far or right up to its sign", () => {
+    expect(progress(before, failure("AssertionError", "assert 1 == 2", 9), "tests/test_m.py")).toBe(2);
+    expect(progress(before, failure("AssertionError", "assert 18 == 12"), "tests/test_m.py")).toBe(2);
+    expect(progress(before, failure("AssertionError", "assert -12 == 12"), "tests/test_m.py")).toBe(2);
+  });
+
+  it("is slight for a nearer number or another exception, and none for a farther one or a broken program", () => {
+    expect(progress(before, failure("AssertionError", "assert -10 == 12"), "tests/test_m.py")).toBe(1);
+    expect(progress(before, failure("ValueError", "bad"), "tests/test_m.py")).toBe(1);
+    expect(progress(before, failure("AssertionError", "assert -30 == 12"), "tests/test_m.py")).toBe(0);
+    expect(progress(before, failure("AssertionError", "assert -18 == 12"), "tests/test_m.py")).toBe(0);
+    expect(progress(before, failure("NameError", "name 'x' is not defined"), "tests/test_m.py")).toBe(0);
+    expect(progress(before, undefined, "tests/test_m.py")).toBe(0);
+  });
+});
