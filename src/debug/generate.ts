@@ -40,11 +40,18 @@ export function enclosing(
 const unquote = (repr: string) => /^(['"])(.*)\1$/s.exec(repr)?.[2] ?? repr;
 
 /** The failure's own names for what should have been there: a KeyError's keys, an AttributeError's attributes. */
-export function hintsOf(evidence: FailureEvidence | undefined): { keys?: string[]; attributes?: string[] } {
+export function hintsOf(evidence: FailureEvidence | undefined): {
+  keys?: string[];
+  attributes?: string[];
+  exceptions?: string[];
+} {
   const keys = (evidence?.key?.keys ?? []).filter((k) => /^['"]/.test(k)).map(unquote);
   const attributes = [...(evidence?.attribute?.close ?? []), ...(evidence?.attribute?.attributes ?? [])];
+  // The type that escaped: an `except` clause naming another type is a candidate to change.
+  const raised = evidence?.exception?.type;
   return {
     ...(keys.length > 0 ? { keys } : {}),
+    ...(raised ? { exceptions: [raised] } : {}),
     ...(attributes.length > 0 ? { attributes: [...new Set(attributes)] } : {}),
   };
 }
