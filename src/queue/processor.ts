@@ -242,6 +242,11 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       context.log.warn({ err: String(err) }, "could not read the CI logs");
     }
   }
+  // A re-run after publishing (a worker lost after the PR) ends with that PR, without running again.
+  if (job.trigger === "ci" && repoConfig.mode === "pull-request" && !fork) {
+    const done = await host.publishedFix(await fixBase(host, job, run.pr), job.headSha);
+    if (done) return proposed(run, done, "a validated fix for this commit is already proposed", "unchanged");
+  }
   const checkout = await host.checkout(job.headSha);
   try {
     check.phase(
@@ -274,13 +279,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
         title: fixTitle(result),
         body: outcome.report,
       });
-      if (pr.action !== "blocked") {
-        await check.conclude("success", `Validated fix proposed in #${pr.number}`, `${result.reason}:`, {
-          link: { label: `#${pr.number}`, url: pr.url },
-        });
-        if (job.prNumber) await host.comment(job.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
-        return { status: result.status, pullRequest: pr.number, publish: pr.action };
-      }
+      if (pr.action !== "blocked") return proposed(run, pr, result.reason, pr.action);
       context.log.warn({ branch: pr.branch }, pr.reason);
       if (pr.pullRequest) {
         await host.comment(
@@ -298,6 +297,21 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   } finally {
     await checkout.dispose();
   }
+}
+
+/** The job's end when its fix pull request stands: the check run links it, the failing PR points to it once. */
+async function proposed(
+  run: JobRun,
+  pr: { number: number; url: string },
+  reason: string,
+  publish: string,
+): Promise<Record<string, unknown>> {
+  await run.check.conclude("success", `Validated fix proposed in #${pr.number}`, `${reason}:`, {
+    link: { label: `#${pr.number}`, url: pr.url },
+  });
+  if (run.job.prNumber)
+    await run.host.comment(run.job.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
+  return { status: "fixed", pullRequest: pr.number, publish };
 }
 
 function fixTitle(result: Result): string {

@@ -194,6 +194,33 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
   });
 });
 
+describe("a run that stopped after creating its branch", () => {
+  const repo = new FixRepo();
+  beforeAll(() => repo.start());
+  afterAll(() => repo.dispose());
+
+  it("is completed by the re-run: the same commit gets its pull request, nothing is committed again", async () => {
+    const s1 = repo.head("main");
+    const fix = await repo.fix(s1, diffOf("calc/ops.py", BUGGY, FIXED));
+    // The first run dies right after POST /git/refs.
+    repo.intercept = (r) =>
+      r.method === "POST" && r.path.endsWith("/pulls")
+        ? { status: 502, body: { message: "worker lost" } }
+        : undefined;
+    await expect(publishFix(repo.octokit, { owner: "octo", repo: "calc" }, fix)).rejects.toMatchObject({
+      status: 502,
+    });
+    repo.intercept = () => undefined;
+    const branchHead = repo.head("hypofix/main");
+    const before = repo.server.requests.length;
+    const out = await publishFix(repo.octokit, { owner: "octo", repo: "calc" }, fix);
+    expect(out).toMatchObject({ action: "opened", commit: branchHead });
+    expect(repo.writesSince(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /repos/octo/calc/pulls",
+    ]);
+  });
+});
+
 describe("a refusal that is not a race", () => {
   const repo = new FixRepo();
   beforeAll(() => repo.start());
