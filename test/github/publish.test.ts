@@ -194,12 +194,12 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
   });
 });
 
-describe("a run that stopped after creating its branch", () => {
+describe("an interrupted or refused publication", () => {
   const repo = new FixRepo();
   beforeAll(() => repo.start());
   afterAll(() => repo.dispose());
 
-  it("is completed by the re-run: the same commit gets its pull request, nothing is committed again", async () => {
+  it("a run stopped after creating its branch is completed by the re-run: its pull request, no new commit", async () => {
     const s1 = repo.head("main");
     const fix = await repo.fix(s1, diffOf("calc/ops.py", BUGGY, FIXED));
     // The first run dies right after POST /git/refs.
@@ -219,14 +219,8 @@ describe("a run that stopped after creating its branch", () => {
       "POST /repos/octo/calc/pulls",
     ]);
   });
-});
 
-describe("a refusal that is not a race", () => {
-  const repo = new FixRepo();
-  beforeAll(() => repo.start());
-  afterAll(() => repo.dispose());
-
-  it("is the answer: no second attempt, no loop", async () => {
+  it("a refusal that is not a race is the answer: no second attempt, no loop", async () => {
     const s1 = repo.head("main");
     // `hypofix/nested/x` exists, so git cannot create `hypofix/nested` (a ref cannot also be a folder).
     git(repo.origin, "update-ref", "refs/heads/hypofix/nested/x", s1);
