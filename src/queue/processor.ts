@@ -244,7 +244,12 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   }
   // A re-run after publishing (a worker lost after the PR) ends with that PR, without running again.
   if (job.trigger === "ci" && repoConfig.mode === "pull-request" && !fork) {
-    const done = await host.publishedFix(await fixBase(host, job, run.pr), job.headSha);
+    // Only a shortcut: when the lookup fails, the run goes on and publishing checks again.
+    const done = await fixBase(host, job, run.pr)
+      .then((base) => host.publishedFix(base, job.headSha))
+      .catch(
+        (err: unknown) => void context.log.warn({ err: String(err) }, "could not look for an earlier fix"),
+      );
     if (done) return proposed(run, done, "a validated fix for this commit is already proposed", "unchanged");
   }
   const checkout = await host.checkout(job.headSha);
