@@ -6,6 +6,7 @@ import { createLogger } from "../log.js";
 import { createChatModel } from "../llm/openai-model.js";
 import { withSandbox } from "../sandbox/index.js";
 import { localize, type Localization } from "../localize/index.js";
+import { repeatable } from "./options.js";
 
 interface LocalizeCliOptions {
   test: string[];
@@ -20,15 +21,16 @@ interface LocalizeCliOptions {
 const LINES_SHOWN = 20;
 
 /**
- * `hypofix localize <repo-dir> --test <id>... [--engine offline|llm] [--sandbox ...] [--json]`:
- * ranked suspicious functions and lines. Exit 1 when none of the tests fails here.
+ * `hypofix localize <repo-dir> [--test <id>]... [--engine offline|llm] [--sandbox ...] [--json]`:
+ * ranked suspicious functions and lines. Without --test, the suite is run and every
+ * failing test is localized. Exit 3 when none of the tests fails here (nothing to localize).
  */
 export function registerLocalizeCommand(program: Command): void {
   program
     .command("localize")
     .description("rank the functions and lines most likely responsible for failing tests")
     .argument("<repo-dir>")
-    .requiredOption("--test <id...>", "failing pytest node id(s)")
+    .option("--test <id>", "failing pytest node id (repeatable; default: every failing test)", repeatable, [])
     .addOption(
       new Option("--engine <engine>", "offline (SBFL) or llm (AutoFL)")
         .choices(["offline", "llm"])
@@ -56,12 +58,13 @@ export function registerLocalizeCommand(program: Command): void {
         log,
         async (sandbox) => {
           const runtime = createPythonRuntime(sandbox, { log });
+          // No --test: the whole suite, like `hypofix fix`.
           const run = await runtime.runTests(opts.test);
           const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error");
           if (failing.length === 0) {
             const why = run.errors.length > 0 ? run.errors.join("; ") : "they pass here";
-            process.stderr.write(`hypofix: none of the tests fails: ${why}\n`);
-            process.exitCode = 1;
+            process.stderr.write(`hypofix: no test fails: ${why}\n`);
+            process.exitCode = 3;
             return;
           }
           const result = await localize({

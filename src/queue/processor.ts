@@ -1,6 +1,8 @@
 import type { Logger } from "pino";
 import { patchedFiles } from "../github/outbound/patched-files.js";
 import { canTrigger } from "../github/outbound/permission.js";
+import type { Checkout } from "../github/outbound/checkout.js";
+import type { BlockedFix, PublishedFix } from "../github/outbound/publish.js";
 import type { PullRequestInfo, RepoHost } from "../github/outbound/repo-host.js";
 import { configProblemReply, refusalMarker, refusalReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
@@ -11,7 +13,7 @@ import { UserError } from "../errors.js";
 import { greenJob } from "./green.js";
 import { abortReason, JobCheck, type Conclusion } from "./job-check.js";
 import { jobIdFor, type HypofixJob } from "./job.js";
-import type { JobContext, JobProcessor } from "./worker.js";
+import { JobStopped, type JobContext, type JobProcessor } from "./worker.js";
 
 export interface FixRequest {
   repoDir: string;
@@ -97,8 +99,8 @@ async function processJob(
   if (!headSha) throw new UserError("the job names no head commit");
   const resolved: ResolvedJob = { ...job, headSha };
   const fork = isFork(job, pr);
-  // Cancelled before anything was shown on the commit: nothing to conclude.
-  if (context.signal.aborted) return { status: "cancelled", reason: abortReason(context.signal) };
+  // Stopped before anything was shown on the commit: the worker decides what the job becomes.
+  context.signal.throwIfAborted();
 
   const lookup = await host.repoConfig();
   const check = new JobCheck(host, headSha, checkKey(job), context.log);
@@ -122,9 +124,13 @@ async function processJob(
     return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
   } catch (err) {
     if (context.signal.aborted) {
-      const reason = abortReason(context.signal);
-      await check.conclude("cancelled", "Hypofix stopped", reason);
-      return { status: "cancelled", reason };
+      // Cancelled (the branch moved on) ends the check run here; a passed deadline is a final
+      // failure (the hook ends it); at shutdown another worker takes the job and its check run.
+      const stopped: unknown = context.signal.reason;
+      if (!(stopped instanceof JobStopped) || stopped.why === "cancelled") {
+        await check.conclude("cancelled", "Hypofix stopped", abortReason(context.signal));
+      }
+      throw err;
     }
     const message =
       err instanceof UserError ? err.oneLine() : err instanceof Error ? err.message : String(err);
@@ -250,7 +256,11 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       .catch(
         (err: unknown) => void context.log.warn({ err: String(err) }, "could not look for an earlier fix"),
       );
-    if (done) return proposed(run, done, "a validated fix for this commit is already proposed", "unchanged");
+    if (done) {
+      await concludeProposed(check, done, "a validated fix for this commit is already proposed");
+      if (job.prNumber) await host.comment(job.prNumber, proposedNote(done.number), `fix:pr${done.number}`);
+      return { status: "fixed", pullRequest: done.number, publish: "unchanged" };
+    }
   }
   const checkout = await host.checkout(job.headSha);
   try {
@@ -273,28 +283,20 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     const { result } = outcome;
     // Keyed comments are posted once: a retry finds its earlier one. A new /fix gets a new report;
     // the pointer to our fix PR is one comment per PR, however often the PR is updated.
-    const runKey = `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`;
-    if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !fork) {
-      const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
-      const pr = await host.publishFix({
-        baseSha: job.headSha,
-        baseTree: await checkout.tree(),
-        baseBranch: await fixBase(host, job, run.pr),
-        files: await patchedFiles(checkout, outcome.patch, rules),
-        title: fixTitle(result),
-        body: outcome.report,
-      });
-      if (pr.action !== "blocked") return proposed(run, pr, result.reason, pr.action);
-      context.log.warn({ branch: pr.branch }, pr.reason);
-      if (pr.pullRequest) {
-        await host.comment(
-          pr.pullRequest.number,
-          blockedNote(pr.branch, outcome.report),
-          `blocked:${runKey}`,
-        );
-      }
+    const published = await publishOutcome(host, outcome, checkout, {
+      headSha: job.headSha,
+      baseBranch: () => fixBase(host, job, run.pr),
+      repoConfig,
+      fork,
+      runKey: `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
+      ...(job.prNumber ? { prNumber: job.prNumber } : {}),
+    });
+    if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
+    const pr = published.pullRequest;
+    if (pr) {
+      await concludeProposed(check, pr, result.reason);
+      return { status: result.status, pullRequest: pr.number, publish: pr.action };
     }
-    if (job.prNumber) await host.comment(job.prNumber, outcome.report, `report:${runKey}`);
     await check.conclude(CONCLUSION[result.status], `Hypofix: ${result.status}`, result.reason, {
       report: outcome.report,
     });
@@ -304,19 +306,69 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   }
 }
 
-/** The job's end when its fix pull request stands: the check run links it, the failing PR points to it once. */
-async function proposed(
-  run: JobRun,
+/** Where and how a finished fix run is published. */
+export interface PublishTarget {
+  /** The failing commit the patch applies to. */
+  headSha: string;
+  /** The branch a fix pull request targets, asked only when one is opened. */
+  baseBranch: () => Promise<string>;
+  /** The failing pull request: it gets a pointer to the fix, or the report. */
+  prNumber?: number;
+  /** Mode and path rules, read once for the job. */
+  repoConfig: RepoConfig;
+  /** A fork's head: never a branch or a pull request. */
+  fork: boolean;
+  /** Keys this run's comments, so that a retry finds them instead of posting again. */
+  runKey: string;
+}
+
+/**
+ * Publishes a fix run as the App does: a validated fix becomes (or updates) the
+ * failing branch's pull request, not for a fork's head nor in comment mode, with
+ * a pointer on the failing pull request; anything else is the report as a
+ * comment on it. The CLI's `--open-pr` calls this too.
+ */
+export async function publishOutcome(
+  host: RepoHost,
+  outcome: { result: Result; report: string; patch: string },
+  checkout: Checkout,
+  target: PublishTarget,
+): Promise<{ pullRequest?: PublishedFix; blocked?: BlockedFix }> {
+  const { result } = outcome;
+  const { repoConfig, runKey } = target;
+  let blocked: BlockedFix | undefined;
+  if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !target.fork) {
+    const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
+    const pr = await host.publishFix({
+      baseSha: target.headSha,
+      baseTree: await checkout.tree(),
+      baseBranch: await target.baseBranch(),
+      files: await patchedFiles(checkout, outcome.patch, rules),
+      title: fixTitle(result),
+      body: outcome.report,
+    });
+    if (pr.action !== "blocked") {
+      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
+      return { pullRequest: pr };
+    }
+    blocked = pr;
+    if (pr.pullRequest) {
+      await host.comment(pr.pullRequest.number, blockedNote(pr.branch, outcome.report), `blocked:${runKey}`);
+    }
+  }
+  if (target.prNumber) await host.comment(target.prNumber, outcome.report, `report:${runKey}`);
+  return blocked ? { blocked } : {};
+}
+
+/** The check run of a job whose fix pull request stands: success, with the link. */
+function concludeProposed(
+  check: JobCheck,
   pr: { number: number; url: string },
   reason: string,
-  publish: string,
-): Promise<Record<string, unknown>> {
-  await run.check.conclude("success", `Validated fix proposed in #${pr.number}`, `${reason}:`, {
+): Promise<void> {
+  return check.conclude("success", `Validated fix proposed in #${pr.number}`, `${reason}:`, {
     link: { label: `#${pr.number}`, url: pr.url },
   });
-  if (run.job.prNumber)
-    await run.host.comment(run.job.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
-  return { status: "fixed", pullRequest: pr.number, publish };
 }
 
 function fixTitle(result: Result): string {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QueueEvents } from "bullmq";
@@ -9,6 +9,7 @@ import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
+import { bankOrigin } from "../helpers/bank-origin.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { tableColumn } from "../helpers/markdown.js";
 import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
@@ -35,17 +36,8 @@ describe("hypofix worker end to end", () => {
   const checks = new FakeChecks();
 
   beforeAll(async () => {
-    cpSync("examples/bank-account", origin, { recursive: true });
-    git(origin, "init", "--quiet", "--initial-branch=main");
-    git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-    git(origin, "add", ".");
-    git(origin, "commit", "--quiet", "-m", "bank account with a failing test");
-    sha = git(origin, "rev-parse", "HEAD");
-    // A second commit, the human fix, for the /explain job to audit against `sha`.
-    const bank = join(origin, "bank.py");
-    writeFileSync(bank, readFileSync(bank, "utf8").replace("amount < available", "amount <= available"));
-    git(origin, "commit", "--quiet", "-am", "Allow withdrawing the entire balance");
-    fixedSha = git(origin, "rev-parse", "HEAD");
+    // The failing commit, and the human fix on top for the /explain job to audit against it.
+    ({ sha, fixedSha } = bankOrigin(origin));
 
     // Git data, pull requests and comments land in the origin repository itself.
     gitHub = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });

@@ -6,6 +6,7 @@ import { ProbotOctokit } from "probot";
 import { checkoutCommit, type Checkout } from "../../src/github/outbound/checkout.js";
 import { patchedFiles } from "../../src/github/outbound/patched-files.js";
 import type { FixPullRequest, GitHubClient } from "../../src/github/outbound/publish.js";
+import type { Result } from "../../src/result.js";
 import { FakeGitHub, type Recorded, type Route } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { git } from "../helpers/git.js";
@@ -16,6 +17,33 @@ export const FIXED = "def add(a, b):\n    return a + b\n";
 /** A unified diff of one file, as the pipeline writes it. */
 export function diffOf(path: string, before: string, after: string): string {
   return createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after);
+}
+
+/** The pipeline's answer for a fixed bug; the processor's GitHub side is what is under test here. */
+export function fixed(patch: string): { result: Result; report: string; patch: string } {
+  return {
+    result: {
+      status: "fixed",
+      reason: "the failing test passes and the suite still passes",
+      failingTests: ["tests/test_ops.py::test_add"],
+      localization: [],
+      steps: [],
+      patches: [],
+      confidence: {
+        done: true,
+        reproduced: true,
+        suitePasses: true,
+        localizationAgreement: 1,
+        audit: "not-run",
+      },
+      audit: { claims: [], behaviourChanges: [], unverified: [], notes: [] },
+      timings: {},
+      usage: { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
+      engine: "offline",
+    },
+    report: "## Fix\n\nreport",
+    patch,
+  };
 }
 
 /**

@@ -43,7 +43,16 @@ describe("hypofix localize", () => {
     expect(entries[0]).toMatchObject({ file: "shop/pricing.py", function: "apply_discount", line: 12 });
   });
 
-  it("exits 1 when the test passes here", async () => {
+  it("finds the failing tests itself without --test, and --test before the repository keeps it", async () => {
+    const found = await hypofix(["localize", REPO, "--sandbox", "local", "--json"]);
+    expect(found.code).toBe(0);
+    expect((JSON.parse(found.stdout) as { failingTests: string[] }).failingTests).toEqual([FAILING]);
+    const before = await hypofix(["localize", "--test", FAILING, REPO, "--sandbox", "local", "--json"]);
+    expect(before.code).toBe(0);
+    expect((JSON.parse(before.stdout) as { failingTests: string[] }).failingTests).toEqual([FAILING]);
+  });
+
+  it("exits 3 (nothing to localize) when the test passes here", async () => {
     const res = await hypofix([
       "localize",
       REPO,
@@ -52,8 +61,8 @@ describe("hypofix localize", () => {
       "--sandbox",
       "local",
     ]);
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain("none of the tests fails");
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain("no test fails: they pass here");
   });
 
   it("exits 2 with what to set when --engine llm has no endpoint", async () => {

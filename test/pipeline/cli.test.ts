@@ -52,12 +52,20 @@ describe("hypofix fix (the CLI)", () => {
     expect(await readFile(join(out, "patch.diff"), "utf8")).toContain("+        return amount <= available");
   });
 
-  it("exits 1 when there is nothing to fix", async () => {
+  it("exits 3 when there is nothing to fix, apart from 1 for a failed repair", async () => {
     const out = await mkdtemp(join(tmpdir(), "hypofix-out-"));
     const { code, stderr } = await hypofix(["fix", fixture("fix-green"), "--sandbox", "local", "--out", out]);
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(stderr).toContain("not-reproduced");
     expect(await readFile(join(out, "patch.diff"), "utf8")).toBe("");
+    // A repair that runs and fails is 1: the bank example with a budget of one experiment.
+    const copy = await mkdtemp(join(tmpdir(), "hypofix-nofix-"));
+    await cp(example("bank-account"), copy, { recursive: true });
+    await mkdir(join(copy, ".github"));
+    await writeFile(join(copy, ".github/hypofix.yml"), "max_experiments: 1\n");
+    const noFix = await hypofix(["fix", copy, "--sandbox", "local", "--out", join(copy, "out")]);
+    expect(noFix.code).toBe(1);
+    expect(noFix.stderr).toContain("no-fix");
   });
 
   it("exits 2 with one line for a repository that does not exist or an invalid .github/hypofix.yml", async () => {

@@ -8,6 +8,7 @@ import type { GitHubClient } from "../../src/github/outbound/publish.js";
 import { createRepoHost } from "../../src/github/outbound/repo-host.js";
 import type { HypofixJob } from "../../src/queue/job.js";
 import { createFinalFailureHook, createJobProcessor, type FixRequest } from "../../src/queue/processor.js";
+import { JobStopped } from "../../src/queue/worker.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { git } from "../helpers/git.js";
@@ -199,17 +200,25 @@ describe("the job processor's checks before the pipeline", () => {
     expect(fixCalls).toEqual([]);
   });
 
-  it("concludes the check run cancelled with the reason when the job is cancelled between phases", async () => {
-    const controller = new AbortController();
-    onFix = () => {
-      controller.abort(new Error("the branch moved on to a newer head"));
-      controller.signal.throwIfAborted();
+  it("concludes the check run cancelled when the job is cancelled between phases, and leaves it at shutdown", async () => {
+    const stopWith = (reason: JobStopped) => {
+      const controller = new AbortController();
+      onFix = () => {
+        controller.abort(reason);
+        controller.signal.throwIfAborted();
+      };
+      return controller.signal;
     };
-    expect(await run(command(), controller.signal)).toEqual({
-      status: "cancelled",
-      reason: "the branch moved on to a newer head",
-    });
+    const cancelled = new JobStopped("cancelled", "cancelled: the branch moved on to a newer head");
+    // The worker decides what the job becomes; the processor ends the check run first.
+    await expect(run(command(), stopWith(cancelled))).rejects.toBe(cancelled);
     expect(checks.sequence(headSha).at(-1)).toBe("completed/cancelled: Hypofix stopped");
+    expect(checks.states.at(-1)!.output!.summary).toMatch(/^cancelled: the branch moved on to a newer head/);
+
+    checks = new FakeChecks();
+    const shutdown = new JobStopped("shutdown", "the worker is shutting down");
+    await expect(run(command({ commentId: 11 }), stopWith(shutdown))).rejects.toBe(shutdown);
+    expect(checks.states.map((c) => c.status)).not.toContain("completed");
   });
 
   it("keeps working when the check-run API fails", async () => {

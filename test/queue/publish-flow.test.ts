@@ -3,36 +3,8 @@ import { createRepoHost } from "../../src/github/outbound/repo-host.js";
 import { createLogger } from "../../src/log.js";
 import { createJobProcessor, type ProcessorDeps } from "../../src/queue/processor.js";
 import type { HypofixJob } from "../../src/queue/job.js";
-import type { Result } from "../../src/result.js";
-import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
+import { BUGGY, FIXED, FixRepo, diffOf, fixed } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
-
-/** The pipeline's answer for a fixed bug; the processor's GitHub side is what is under test here. */
-function fixed(patch: string): { result: Result; report: string; patch: string } {
-  return {
-    result: {
-      status: "fixed",
-      reason: "the failing test passes and the suite still passes",
-      failingTests: ["tests/test_ops.py::test_add"],
-      localization: [],
-      steps: [],
-      patches: [],
-      confidence: {
-        done: true,
-        reproduced: true,
-        suitePasses: true,
-        localizationAgreement: 1,
-        audit: "not-run",
-      },
-      audit: { claims: [], behaviourChanges: [], unverified: [], notes: [] },
-      timings: {},
-      usage: { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
-      engine: "offline",
-    },
-    report: "## Fix\n\nreport",
-    patch,
-  };
-}
 
 /**
  * The worker's job processor end to end on its GitHub side: real git checkouts, the

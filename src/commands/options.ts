@@ -1,0 +1,4 @@
+/** Commander's parser for a repeatable option (`--test a --test b`): one value each, never swallowing an argument. */
+export function repeatable(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
