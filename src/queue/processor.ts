@@ -248,6 +248,20 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       context.log.warn({ err: String(err) }, "could not read the CI logs");
     }
   }
+  // A re-run after publishing (a worker lost after the PR) ends with that PR, without running again.
+  if (job.trigger === "ci" && repoConfig.mode === "pull-request" && !fork) {
+    // Only a shortcut: when the lookup fails, the run goes on and publishing checks again.
+    const done = await fixBase(host, job, run.pr)
+      .then((base) => host.publishedFix(base, job.headSha))
+      .catch(
+        (err: unknown) => void context.log.warn({ err: String(err) }, "could not look for an earlier fix"),
+      );
+    if (done) {
+      await concludeProposed(check, done, "a validated fix for this commit is already proposed");
+      if (job.prNumber) await host.comment(job.prNumber, proposedNote(done.number), `fix:pr${done.number}`);
+      return { status: "fixed", pullRequest: done.number, publish: "unchanged" };
+    }
+  }
   const checkout = await host.checkout(job.headSha);
   try {
     check.phase(
@@ -280,9 +294,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
     const pr = published.pullRequest;
     if (pr) {
-      await check.conclude("success", `Validated fix proposed in #${pr.number}`, `${result.reason}:`, {
-        link: { label: `#${pr.number}`, url: pr.url },
-      });
+      await concludeProposed(check, pr, result.reason);
       return { status: result.status, pullRequest: pr.number, publish: pr.action };
     }
     await check.conclude(CONCLUSION[result.status], `Hypofix: ${result.status}`, result.reason, {
@@ -346,6 +358,17 @@ export async function publishOutcome(
   }
   if (target.prNumber) await host.comment(target.prNumber, outcome.report, `report:${runKey}`);
   return blocked ? { blocked } : {};
+}
+
+/** The check run of a job whose fix pull request stands: success, with the link. */
+function concludeProposed(
+  check: JobCheck,
+  pr: { number: number; url: string },
+  reason: string,
+): Promise<void> {
+  return check.conclude("success", `Validated fix proposed in #${pr.number}`, `${reason}:`, {
+    link: { label: `#${pr.number}`, url: pr.url },
+  });
 }
 
 function fixTitle(result: Result): string {

@@ -194,12 +194,33 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
   });
 });
 
-describe("a refusal that is not a race", () => {
+describe("an interrupted or refused publication", () => {
   const repo = new FixRepo();
   beforeAll(() => repo.start());
   afterAll(() => repo.dispose());
 
-  it("is the answer: no second attempt, no loop", async () => {
+  it("a run stopped after creating its branch is completed by the re-run: its pull request, no new commit", async () => {
+    const s1 = repo.head("main");
+    const fix = await repo.fix(s1, diffOf("calc/ops.py", BUGGY, FIXED));
+    // The first run dies right after POST /git/refs.
+    repo.intercept = (r) =>
+      r.method === "POST" && r.path.endsWith("/pulls")
+        ? { status: 502, body: { message: "worker lost" } }
+        : undefined;
+    await expect(publishFix(repo.octokit, { owner: "octo", repo: "calc" }, fix)).rejects.toMatchObject({
+      status: 502,
+    });
+    repo.intercept = () => undefined;
+    const branchHead = repo.head("hypofix/main");
+    const before = repo.server.requests.length;
+    const out = await publishFix(repo.octokit, { owner: "octo", repo: "calc" }, fix);
+    expect(out).toMatchObject({ action: "opened", commit: branchHead });
+    expect(repo.writesSince(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /repos/octo/calc/pulls",
+    ]);
+  });
+
+  it("a refusal that is not a race is the answer: no second attempt, no loop", async () => {
     const s1 = repo.head("main");
     // `hypofix/nested/x` exists, so git cannot create `hypofix/nested` (a ref cannot also be a folder).
     git(repo.origin, "update-ref", "refs/heads/hypofix/nested/x", s1);

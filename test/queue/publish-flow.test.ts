@@ -15,9 +15,13 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
   const repo = new FixRepo();
   const failingPr = 41;
   let patch = diffOf("calc/ops.py", BUGGY, FIXED);
+  let pipelineRuns = 0;
   const deps: ProcessorDeps = {
     connect: async (_id, ref) => createRepoHost(repo.octokit, "ghs_git_token", ref),
-    fix: async () => fixed(patch),
+    fix: async () => {
+      pipelineRuns++;
+      return fixed(patch);
+    },
     explain: () => Promise.reject(new Error("not in this test")),
   };
   const processor = createJobProcessor(deps);
@@ -66,7 +70,7 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
   });
   afterAll(() => repo.dispose());
 
-  it("publishes a fix once: the re-run ends with the same pull request, no new commit, one comment", async () => {
+  it("publishes a fix once: the re-run ends with the same pull request, no pipeline run, no new commit, one comment", async () => {
     const first = await run({ headSha: s1, prNumber: failingPr });
     expect(first).toMatchObject({ status: "fixed", publish: "opened" });
     number = first.pullRequest as number;
@@ -75,6 +79,8 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
     const before = repo.server.requests.length;
     const again = await run({ headSha: s1, prNumber: failingPr });
     expect(again).toEqual({ status: "fixed", pullRequest: number, publish: "unchanged" });
+    // The fix for this commit is already proposed: the re-run does not run the pipeline again.
+    expect(pipelineRuns).toBe(1);
     expect(repo.head("hypofix/feature")).toBe(head);
     expect(repo.github.pulls).toHaveLength(1);
     expect(ourComments(failingPr)).toHaveLength(1);
@@ -99,6 +105,7 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
     patch = diffOf("calc/ops.py", BUGGY.replace("add", "plus"), FIXED.replace("add", "plus"));
     const out = await run({ headSha: s2, prNumber: failingPr });
     expect(out).toEqual({ status: "fixed", pullRequest: number, publish: "updated" });
+    expect(pipelineRuns).toBe(2);
     expect(git(repo.origin, "rev-parse", "refs/heads/hypofix/feature^1")).toBe(s2);
     expect(repo.github.pulls).toHaveLength(1);
     expect(repo.github.forcedUpdates).toBe(0);

@@ -233,6 +233,25 @@ export async function publishFix(
   throw new Error(`${branch} kept changing while Hypofix published its fix; not retried further`);
 }
 
+/**
+ * Our open pull request with a fix for `baseSha`, as we left it (its branch still at the
+ * recorded commit): a re-run for that commit has nothing left to publish.
+ */
+export async function publishedFix(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  baseBranch: string,
+  baseSha: string,
+): Promise<{ number: number; url: string } | undefined> {
+  const branch = fixBranch(baseBranch);
+  const pr = await openPullFrom(octokit, repo, branch);
+  const recorded = pr && recordedFix(pr.body);
+  if (!pr || recorded?.base !== baseSha) return undefined;
+  return (await branchHead(octokit, repo, branch)) === recorded.head
+    ? { number: pr.number, url: pr.url }
+    : undefined;
+}
+
 /** Marks a comment as Hypofix's post for `key` (our own words: letters, digits, `:`, `-`). */
 const commentMark = (key: string) => {
   if (!/^[a-z0-9:-]+$/.test(key)) throw new Error(`comment key ${JSON.stringify(key)} is not a plain key`);

@@ -16,6 +16,7 @@ import {
   closeFixPullRequest,
   comment,
   publishFix,
+  publishedFix,
   reportCheckRun,
   ownComment,
   upsertComment,
@@ -53,6 +54,8 @@ export interface RepoHost {
   checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
   /** Opens or updates the one fix pull request of the failing branch; idempotent (see publish.ts). */
   publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
+  /** Our open pull request already holding a fix for `baseSha`, untouched since; see publish.ts. */
+  publishedFix(baseBranch: string, baseSha: string): Promise<{ number: number; url: string } | undefined>;
   /** With a key, posted once: a re-run finds its earlier comment instead of posting again. */
   comment(issueNumber: number, body: string, key?: string): Promise<{ url: string }>;
   /** Closes the failing branch's open fix pull request, with a comment, when CI passed without it. */
@@ -123,6 +126,7 @@ export function createRepoHost(
       });
     },
     publishFix: (fix) => publishFix(octokit, repo, fix),
+    publishedFix: (baseBranch, baseSha) => publishedFix(octokit, repo, baseBranch, baseSha),
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)
