@@ -43,9 +43,12 @@ cp -a "$NPM_DIR" "$root/usr/local/lib/node_modules/npm"
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
 
+# Node trusts only its own CA list unless told: NODE_EXTRA_CA_CERTS adds the system's.
+extra_ca=()
 if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
-  chroot "$root" /usr/sbin/update-ca-certificates >/dev/null
+  chroot "$root" /usr/sbin/update-ca-certificates >/dev/null 2>&1
+  extra_ca=(--change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt')
 fi
 
 # The app's user; app.Dockerfile runs as it.
@@ -59,6 +62,7 @@ tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8' \
   --change 'CMD ["node"]' \
   --change 'LABEL org.hypofix.base=node' \
+  "${extra_ca[@]}" \
   - "$TAG" >/dev/null
 
 docker run --rm --network none "$TAG" sh -c 'node -e "process.exit(+process.versions.node.split(\".\")[0] >= 20 ? 0 : 1)" && npm --version >/dev/null && git --version >/dev/null' || {

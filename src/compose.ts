@@ -103,7 +103,12 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         repositories: [repo.repo],
         permissions: { contents: "read" },
       });
-      return createRepoHost(octokit, data.token, repo);
+      return createRepoHost(
+        octokit,
+        data.token,
+        repo,
+        config.env.APP_ID ? Number(config.env.APP_ID) : undefined,
+      );
     },
     async fix(request) {
       const run = createFixRun({ engine, config, repoConfig: request.repoConfig, log: request.context.log });

@@ -20,7 +20,7 @@ export class Metrics {
 
   readonly jobs = this.counter(
     "hypofix_jobs_total",
-    "Jobs finished by this process, by kind and outcome (result status, or failed)",
+    "Job attempts finished by this process, by kind and outcome (the status, or failed when the attempt threw)",
     ["kind", "outcome"],
   );
   readonly jobSeconds = this.histogram("hypofix_job_duration_seconds", "Wall clock of a job in the worker", [

@@ -37,7 +37,7 @@ export const repoConfigSchema = z
       .optional(),
     /** Run with network before tests, e.g. `pip install -e .`. */
     setup_command: command.optional(),
-    /** Directories or files a patch may touch; empty means the whole repository (tests and .github/ never). */
+    /** Directories or files a patch may touch; empty means the whole repository (only .py; tests, CI and build files never). */
     source_paths: z.array(relPath).default([]),
     /** Directories or files never localized into nor patched. */
     ignore_paths: z.array(relPath).default([]),

@@ -267,7 +267,8 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     context.signal.throwIfAborted();
     const { result } = outcome;
-    // Comment keys make every post once per job: a retry finds its earlier comment. A new /fix is a new post.
+    // Keyed comments are posted once: a retry finds its earlier one. A new /fix gets a new report;
+    // the pointer to our fix PR is one comment per PR, however often the PR is updated.
     const published = await publishOutcome(host, outcome, checkout, {
       headSha: job.headSha,
       baseBranch: () => fixBase(host, job, run.pr),
@@ -335,7 +336,7 @@ export async function publishOutcome(
       body: outcome.report,
     });
     if (pr.action !== "blocked") {
-      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:${runKey}`);
+      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
       return { pullRequest: pr };
     }
     blocked = pr;

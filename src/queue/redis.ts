@@ -42,15 +42,20 @@ interface RedisEvents {
 export function logRedisState(client: RedisEvents, log: Logger, role: string): void {
   let last: string | undefined;
   let lastError: string | undefined;
+  // While Redis is down ioredis cycles close → reconnecting per retry: each is logged once per outage.
+  const seenWhileDown = new Set<string>();
   const change = (state: string, extra: Record<string, unknown> = {}) => {
-    if (state === last) return;
-    last = state;
     const healthy = state === "connect" || state === "ready";
-    const line = { redis: role, state, ...extra, ...(!healthy && lastError ? { err: lastError } : {}) };
+    if (state === last || (!healthy && seenWhileDown.has(state))) return;
+    last = state;
     if (healthy) {
+      seenWhileDown.clear();
       lastError = undefined;
-      log.info(line, "redis state");
-    } else log.warn(line, "redis state");
+      log.info({ redis: role, state }, "redis state");
+      return;
+    }
+    seenWhileDown.add(state);
+    log.warn({ redis: role, state, ...extra, ...(lastError ? { err: lastError } : {}) }, "redis state");
   };
   for (const state of STATES) {
     client.on(state, (delay?: unknown) =>

@@ -58,7 +58,7 @@ export async function withinDailyQuota(
   jobId: string,
   limit: number,
   now: number = Date.now(),
-): Promise<{ ok: boolean; used: number }> {
+): Promise<{ ok: boolean; used: number; key?: string }> {
   if (limit === 0) return { ok: true, used: 0 };
   const key = keys.quota(repo, utcDay(now));
   const [[, added], [, used]] = (await redis
@@ -67,8 +67,8 @@ export async function withinDailyQuota(
     .scard(key)
     .expire(key, 2 * 24 * 3600)
     .exec()) as [[unknown, number], [unknown, number], unknown];
-  if (used <= limit) return { ok: true, used };
+  if (used <= limit) return { ok: true, used, key };
   // A refused job takes no place in the count.
   if (added === 1) await redis.srem(key, jobId);
-  return { ok: false, used: used - (added === 1 ? 1 : 0) };
+  return { ok: false, used: used - (added === 1 ? 1 : 0), key };
 }

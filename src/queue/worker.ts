@@ -141,28 +141,38 @@ export function startWorker(options: WorkerOptions): HypofixWorker {
         );
       }
       jobLog.info({ attempt: job.attemptsMade + 1 }, "job started");
-      const summary = await options.processor(data, {
-        jobId,
-        attempt: job.attemptsMade + 1,
-        log: jobLog,
-        signal: controller.signal,
-      });
-      jobLog.info(summary, "job finished");
-      return await finish(redis, keys, jobId, summary, jobLog);
-    } catch (err) {
+      let summary: Record<string, unknown>;
+      let interrupted = false;
+      try {
+        summary = await options.processor(data, {
+          jobId,
+          attempt: job.attemptsMade + 1,
+          log: jobLog,
+          signal: controller.signal,
+        });
+      } catch (err) {
+        if (!controller.signal.aborted)
+          throw err instanceof UserError ? new UnrecoverableError(err.oneLine()) : err;
+        interrupted = true;
+        summary = { status: "cancelled" };
+      }
+      // A processor stopped by its signal throws or returns "cancelled"; why it was stopped decides the job's end.
+      // One that finished its work anyway keeps its result.
+      interrupted ||= controller.signal.aborted && summary.status === "cancelled";
       const stopped = controller.signal.reason as unknown;
-      if (stopped instanceof JobStopped) {
-        if (stopped.why === "cancelled")
-          return finish(redis, keys, jobId, { status: "cancelled", reason: stopped.message }, jobLog);
+      if (interrupted && stopped instanceof JobStopped) {
         if (stopped.why === "shutdown") {
           // Back to the queue without spending an attempt: another worker takes it.
           await job.moveToWait(token);
           throw new WaitingError();
         }
-        throw new UnrecoverableError(stopped.message);
+        if (stopped.why === "deadline") throw new UnrecoverableError(stopped.message);
+        summary = { ...summary, status: "cancelled", reason: stopped.message };
       }
-      if (err instanceof UserError) throw new UnrecoverableError(err.oneLine());
-      throw err;
+      // A command refused to its commenter (no write access) takes no place in the quota, so readers cannot use it up.
+      if (summary.status === "refused" && quota.key) await redis.srem(quota.key, jobId);
+      jobLog.info(summary, "job finished");
+      return await finish(redis, keys, jobId, summary, jobLog);
     } finally {
       clearTimeout(deadline);
       running.delete(jobId);

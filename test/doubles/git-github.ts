@@ -21,6 +21,8 @@ interface IssueComment {
   issue: number;
   body: string;
   user: { login: string; type: "Bot" | "User" };
+  /** The App a comment was made through, if any. */
+  app?: number;
 }
 
 type Answer = { status: number; body: unknown };
@@ -34,6 +36,8 @@ type Answer = { status: number; body: unknown };
 export class GitBackedGitHub {
   readonly pulls: Pull[] = [];
   readonly comments: IssueComment[] = [];
+  /** Check runs per commit, as CI reported them. */
+  readonly checkRuns = new Map<string, { name: string; status: string; conclusion: string | null }[]>();
   /** Forced ref updates GitHub accepted: Hypofix must never make one. */
   forcedUpdates = 0;
   private readonly scratch = mkdtempSync(join(tmpdir(), "hypofix-fakegh-"));
@@ -43,6 +47,8 @@ export class GitBackedGitHub {
     /** A git directory (bare or not) holding the repository's objects and refs. */
     readonly gitDir: string,
     readonly repo = { owner: "octo", name: "calc" },
+    /** The App whose installation token makes the requests (its comments carry this id). */
+    readonly appId = 1,
   ) {}
 
   git(args: string[], options: { input?: string; env?: Record<string, string> } = {}): string {
@@ -62,8 +68,8 @@ export class GitBackedGitHub {
   }
 
   /** A comment by someone else, as GitHub would list it. */
-  addComment(issue: number, body: string, user: IssueComment["user"]): void {
-    this.comments.push({ id: this.nextId++, issue, body, user });
+  addComment(issue: number, body: string, user: IssueComment["user"], app?: number): void {
+    this.comments.push({ id: this.nextId++, issue, body, user, ...(app === undefined ? {} : { app }) });
   }
 
   /** The branch's head, or undefined. */
@@ -126,6 +132,12 @@ export class GitBackedGitHub {
     if (method === "GET" && (m = /^\/git\/commits\/([0-9a-f]{40})$/.exec(path))) {
       return { status: 200, body: this.commit(m[1]!) };
     }
+    if (method === "POST" && path === "/git/blobs") {
+      return {
+        status: 201,
+        body: { sha: this.git(["hash-object", "-w", "--stdin"], { input: String(body.content) }) },
+      };
+    }
     if (method === "POST" && path === "/git/trees") return { status: 201, body: { sha: this.tree(body) } };
     if (method === "POST" && path === "/git/commits") {
       const parents = (body.parents as string[]).flatMap((p) => ["-p", p]);
@@ -181,6 +193,7 @@ export class GitBackedGitHub {
         issue: Number(m[1]),
         body: String(body.body),
         user: { login: BOT.name, type: "Bot" },
+        app: this.appId,
       };
       this.comments.push(c);
       return { status: 201, body: this.commentJson(c) };
@@ -190,6 +203,13 @@ export class GitBackedGitHub {
       if (!c) return { status: 404, body: { message: "Not Found" } };
       c.body = String(body.body);
       return { status: 200, body: this.commentJson(c) };
+    }
+    if (method === "GET" && (m = /^\/commits\/([0-9a-f]{40})\/check-runs$/.exec(path))) {
+      const runs = this.checkRuns.get(m[1]!) ?? [];
+      return {
+        status: 200,
+        body: { total_count: runs.length, check_runs: runs.map((r, i) => ({ id: i + 1, ...r })) },
+      };
     }
     if (method === "GET" && (m = /^\/compare\/([0-9a-f]{40})\.\.\.([0-9a-f]{40})$/.exec(path))) {
       const [base, head] = [m[1]!, m[2]!];
@@ -274,6 +294,12 @@ export class GitBackedGitHub {
   }
 
   private commentJson(c: IssueComment) {
-    return { id: c.id, body: c.body, user: c.user, html_url: `https://github.example/c/${c.id}` };
+    return {
+      id: c.id,
+      body: c.body,
+      user: c.user,
+      performed_via_github_app: c.app === undefined ? null : { id: c.app },
+      html_url: `https://github.example/c/${c.id}`,
+    };
   }
 }

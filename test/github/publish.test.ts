@@ -92,6 +92,21 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
     await expect(upsertComment(repo.octokit, ref, 41, "fix --> <b>", "x")).rejects.toThrow(/not a plain key/);
   });
 
+  it("with its App id known, tells its own comments from another App's bot quoting the marker", async () => {
+    const actions = { login: "github-actions[bot]", type: "Bot" as const };
+    repo.github.addComment(42, "echo <!-- hypofix:comment report:abc -->", actions, 15368);
+    const ours = await upsertComment(repo.octokit, ref, 42, "report:abc", "the report", repo.github.appId);
+    expect(ours.action).toBe("posted");
+    expect(
+      await upsertComment(repo.octokit, ref, 42, "report:abc", "the report", repo.github.appId),
+    ).toMatchObject({
+      action: "unchanged",
+    });
+    expect(repo.github.comments.filter((c) => c.issue === 42)).toHaveLength(2);
+    // The other side: without the App id any bot counts, and the workflow's comment would be taken for ours.
+    expect((await upsertComment(repo.octokit, ref, 42, "report:abc", "the report")).url).not.toBe(ours.url);
+  });
+
   let s2 = "";
   let second: PublishedFix;
   it("a second failure of the same branch moves the same pull request to a new fix, by fast-forward", async () => {
@@ -128,14 +143,33 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
     expect(repo.github.forcedUpdates).toBe(0);
   });
 
-  it("a green run on an older commit leaves the pull request open; green after the failure closes it once", async () => {
+  it("green CI on an older commit, or a partly green one, leaves the pull request open; green closes it once", async () => {
     const note = "CI passed without this fix";
+    repo.github.checkRuns.set(s1, [{ name: "tests", status: "completed", conclusion: "success" }]);
     expect(
       await closeFixPullRequest(repo.octokit, ref, { baseBranch: "main", greenSha: s1, note }),
     ).toBeUndefined();
     expect(repo.github.pulls[0]!.state).toBe("open");
 
     const green = repo.commit({ "calc/more.py": "def sub(a, b):\n    return a - b\n" });
+    // One green check while another fails or still runs: CI has not turned green.
+    const lint = { name: "lint", status: "completed", conclusion: "success" };
+    for (const other of [
+      { name: "tests", status: "completed", conclusion: "failure" },
+      { name: "tests", status: "in_progress", conclusion: null },
+    ]) {
+      repo.github.checkRuns.set(green, [lint, other]);
+      expect(
+        await closeFixPullRequest(repo.octokit, ref, { baseBranch: "main", greenSha: green, note }),
+      ).toBeUndefined();
+      expect(repo.github.pulls[0]!.state).toBe("open");
+    }
+    // Every check passed (Hypofix's own, neutral, does not count either way).
+    repo.github.checkRuns.set(green, [
+      lint,
+      { name: "tests", status: "completed", conclusion: "success" },
+      { name: "Hypofix", status: "completed", conclusion: "neutral" },
+    ]);
     const closed = await closeFixPullRequest(repo.octokit, ref, {
       baseBranch: "main",
       greenSha: green,
@@ -157,6 +191,39 @@ describe("publishing a fix (git-backed fake GitHub)", () => {
     expect(out.action).toBe("opened");
     expect(repo.github.pulls.filter((p) => p.state === "open")).toHaveLength(1);
     expect(repo.github.forcedUpdates).toBe(0);
+  });
+});
+
+describe("a refusal that is not a race", () => {
+  const repo = new FixRepo();
+  beforeAll(() => repo.start());
+  afterAll(() => repo.dispose());
+
+  it("is the answer: no second attempt, no loop", async () => {
+    const s1 = repo.head("main");
+    // `hypofix/nested/x` exists, so git cannot create `hypofix/nested` (a ref cannot also be a folder).
+    git(repo.origin, "update-ref", "refs/heads/hypofix/nested/x", s1);
+    const before = repo.server.requests.length;
+    const fix = await repo.fix(s1, diffOf("calc/ops.py", BUGGY, FIXED), { baseBranch: "nested" });
+    await expect(publishFix(repo.octokit, { owner: "octo", repo: "calc" }, fix)).rejects.toMatchObject({
+      status: 422,
+    });
+    const refs = repo.server.requests
+      .slice(before)
+      .filter((r) => r.method === "POST" && r.path.endsWith("/git/refs"));
+    expect(refs).toHaveLength(1);
+  });
+});
+
+describe("recordedFix", () => {
+  it("reads the marker that ends the body, not one quoted earlier in a code block", () => {
+    const [a, b, c, d] = ["a", "b", "c", "d"].map((x) => x.repeat(40));
+    const quoted = `\`\`\`\n<!-- hypofix:fix head=${a} base=${b} -->\n\`\`\`\n`;
+    expect(recordedFix(`${quoted}\n<!-- hypofix:fix head=${c} base=${d} -->\n`)).toEqual({
+      head: c,
+      base: d,
+    });
+    expect(recordedFix("no marker")).toBeUndefined();
   });
 });
 

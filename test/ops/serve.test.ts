@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appPrivateKey } from "../helpers/git.js";
+import { hypofix, waitForHttp, type Running } from "./bank-app.js";
 import { startRedis, type OwnRedis } from "./own-redis.js";
 
 /** Ports from the ops range (TEAM.md); loopback only: 127.0.0.2 is loopback too. */
@@ -11,35 +11,13 @@ const REDIS_PORT = 7410;
 const SERVE_PORT = 7411;
 const SETUP_PORT = 7412;
 
-interface Served {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function serve(env: Record<string, string>, cwd = process.cwd()): Served {
-  let output = "";
+function serve(env: Record<string, string>, cwd = process.cwd()): Running {
   const { REDIS_URL: _shared, APP_ID: _a, PRIVATE_KEY: _k, PRIVATE_KEY_PATH: _p, ...base } = process.env;
-  const child = spawn(process.execPath, [join(process.cwd(), "bin/hypofix.js"), "serve", "--no-worker"], {
+  return hypofix(
+    ["serve", "--no-worker"],
+    { ...base, LOG_LEVEL: "info", NO_SMEE_SETUP: "true", ...env },
     cwd,
-    env: { ...base, LOG_LEVEL: "info", NO_SMEE_SETUP: "true", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  return { child, output: () => output };
-}
-
-async function waitFor(url: string, served: Served, timeoutMs = 60_000): Promise<Response> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fetch(url, { redirect: "manual" });
-    } catch {
-      if (served.child.exitCode !== null || Date.now() > until)
-        throw new Error(`serve did not answer ${url}\n--- output ---\n${served.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  );
 }
 
 const refused = (url: string) =>
@@ -51,8 +29,8 @@ const refused = (url: string) =>
 /** `hypofix serve` as its own process: HOST binding, Probot's setup page, readiness and logs around a Redis outage. */
 describe("hypofix serve (subprocess, own Redis)", () => {
   let redis: OwnRedis;
-  let app: Served;
-  let setup: Served;
+  let app: Running;
+  let setup: Running;
   const setupDir = mkdtempSync(join(tmpdir(), "hypofix-setup-"));
 
   beforeAll(async () => {
@@ -78,13 +56,13 @@ describe("hypofix serve (subprocess, own Redis)", () => {
   });
 
   it("binds HOST only: answers on 127.0.0.2, refuses 127.0.0.1", async () => {
-    const res = await waitFor(`http://127.0.0.2:${SERVE_PORT}/healthz`, app);
+    const res = await waitForHttp(`http://127.0.0.2:${SERVE_PORT}/healthz`, app);
     expect(res.status).toBe(200);
     expect(await refused(`http://127.0.0.1:${SERVE_PORT}/healthz`)).toBe(true);
   }, 90_000);
 
   it("without App credentials shows Probot's setup page with the manifest from app.yml", async () => {
-    const root = await waitFor(`http://127.0.0.2:${SETUP_PORT}/`, setup);
+    const root = await waitForHttp(`http://127.0.0.2:${SETUP_PORT}/`, setup);
     expect(root.status).toBe(302);
     expect(root.headers.get("location")).toBe("/probot");
     const page = await fetch(`http://127.0.0.2:${SETUP_PORT}/probot`);
@@ -97,7 +75,7 @@ describe("hypofix serve (subprocess, own Redis)", () => {
 
   it("is ready with Redis, 503 while Redis is down, ready again after; one-line logs, no stack traces", async () => {
     const readyz = `http://127.0.0.2:${SERVE_PORT}/readyz`;
-    await waitFor(readyz, app);
+    await waitForHttp(readyz, app);
     expect((await fetch(readyz)).status).toBe(200);
     await redis.stop();
     await new Promise((r) => setTimeout(r, 4000));

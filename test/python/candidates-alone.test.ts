@@ -116,8 +116,9 @@ const rules: { what: string; check: (c: RepairCandidate, edited: string) => stri
     },
   },
   {
-    what: "changed-literal and changed-identifier leave f-string insides alone",
-    check: (_c, edited) => (edited.includes('f"{LABEL}: {name}"') ? undefined : "the f-string changed"),
+    what: "f-strings: only the expressions in braces are edited, never the literal text",
+    check: (_c, edited) =>
+      /f"\{[^}"]*\}: \{[^}"]*\}"/.test(edited) ? undefined : "the f-string's text changed",
   },
   {
     what: "mutable-default only for mutable defaults (not None, 10 or ())",
@@ -178,6 +179,19 @@ const rules: { what: string; check: (c: RepairCandidate, edited: string) => stri
   {
     what: "missing-append leaves an unconditional append alone",
     check: (c) => (c.family === "missing-append" ? c.claim : undefined),
+  },
+  {
+    what: "missing-copy never copies a fresh local or a number",
+    check: (c) => (c.family === "missing-copy" ? c.claim : undefined),
+  },
+  {
+    what: "missing-init never initialises a parameter, a module name, a builtin or a bound local",
+    check: (c) => (c.family === "missing-init" ? c.claim : undefined),
+  },
+  {
+    what: "missing-condition never adds to `while True` nor guards self",
+    check: (c) =>
+      c.family === "missing-condition" && /True|self/.test(c.features.after) ? c.claim : undefined,
   },
   {
     what: "discarded-result leaves mutating calls alone",

@@ -77,7 +77,84 @@ const ledger = dedent(`
       return credit - debit
 `);
 
+const counter = dedent(`
+  class Counter:
+      def __init__(self):
+          self._counts = {}
+
+      def hit(self, name):
+          self._counts[name] = self._counts.get(name, 0) + 1
+
+      def snapshot(self):
+          return self._counts
+`);
+
+const lookup = dedent(`
+  def resolve(path, scope):
+      value = scope
+      for part in path.split("."):
+          if isinstance(value, dict):
+              value = value[part]
+          else:
+              return ""
+      return value
+`);
+
+const primes = dedent(`
+  def prime_factors(n):
+      d = 2
+      while n > 1:
+          if n % d == 0:
+              found.append(d)
+              n //= d
+          else:
+              d += 1
+      return found
+`);
+
 const fixes: FixCase[] = [
+  {
+    name: "counter",
+    family: "missing-copy",
+    source: counter,
+    lines: [lineOf(counter, "return self._counts")],
+    fix: ["return self._counts", "return dict(self._counts)"],
+    test: `
+      from prog.counter import Counter
+      def test_snapshot_does_not_move():
+          c = Counter()
+          c.hit("a")
+          before = c.snapshot()
+          c.hit("a")
+          assert before == {"a": 1}
+    `,
+  },
+  {
+    name: "lookup",
+    family: "missing-condition",
+    source: lookup,
+    lines: [lineOf(lookup, "if isinstance(value, dict)")],
+    fix: ["if isinstance(value, dict):", "if isinstance(value, dict) and part in value:"],
+    test: `
+      from prog.lookup import resolve
+      def test_missing_is_empty():
+          assert resolve("a.b", {"a": {}}) == ""
+      def test_found():
+          assert resolve("a.b", {"a": {"b": 3}}) == 3
+    `,
+  },
+  {
+    name: "primes",
+    family: "missing-init",
+    source: primes,
+    lines: [lineOf(primes, "found.append(d)")],
+    fix: ["    while n > 1:\n", "    found = []\n    while n > 1:\n"],
+    test: `
+      from prog.primes import prime_factors
+      def test_twelve():
+          assert prime_factors(12) == [2, 2, 3]
+    `,
+  },
   {
     name: "groups",
     family: "missing-append",

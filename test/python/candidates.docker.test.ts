@@ -47,7 +47,9 @@ const everything: LeaveAloneCase = {
   source: receipt,
   span: { start: 1, end: receipt.split("\n").length },
   forbidden: (c, edited) =>
-    edited.includes('f"{label} ×{qty}"  # «prix» in €') ? undefined : `${c.claim} breaks line 2`,
+    /f"\{[^}"]+\} ×\{[^}"]+\}" {2}# «prix» in €/.test(edited)
+      ? undefined
+      : `${c.claim} breaks the f-string's text`,
 };
 
 const byVersion = new Map<string, RepairCandidate[]>();
@@ -76,11 +78,13 @@ describe.each(VERSIONS)("repair candidates in the Python %s sandbox", (version) 
     await bench.expectAllParse(receipt, all);
   });
 
-  it("edits a multi-line comprehension and leaves the f-string line alone", async () => {
+  it("edits a multi-line comprehension and the expressions of an f-string, never its text", async () => {
     const all = await bench.expectLeftAlone(everything);
     expect(
       all.some((c) => c.line === lineOf(receipt, "if qty >= 1") && c.family === "changed-operator"),
     ).toBe(true);
+    const fstring = lineOf(receipt, "title = f");
+    expect(all.some((c) => c.line === fstring && c.family === "changed-identifier")).toBe(true);
     await bench.expectAllParse(receipt, all);
     byVersion.set(version, all);
   });

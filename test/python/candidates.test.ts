@@ -213,6 +213,28 @@ describe("repair candidates from the program's syntax tree", () => {
     expect(all.some((c) => c.family === "changed-operator" && c.features.before === "-")).toBe(true);
   });
 
+  it("takes evidence from the failure as hints: runtime keys and raised types become likelier candidates", async () => {
+    const line = lineOf(keys, 'user["mail"]');
+    const plain = await bench.candidates("keys", { lines: [line] });
+    const hinted = await bench.candidates("keys", { lines: [line], hints: { keys: ["e_mail", "email"] } });
+    const key = (all: typeof plain, k: string) =>
+      all.find((c) => c.family === "changed-key" && c.features.literals.includes(`"${k}"`));
+    expect(key(plain, "e_mail")).toBeUndefined();
+    expect(key(hinted, "e_mail")).toBeDefined();
+    expect(key(hinted, "email")!.prior).toBeLessThan(key(plain, "email")!.prior);
+
+    const except = lineOf(exceptions, "except ValueError");
+    const catchAs = (all: typeof plain, t: string) =>
+      all.find((c) => c.family === "wrong-exception" && c.features.after === t);
+    const before = await bench.candidates("exceptions", { lines: [except] });
+    const after = await bench.candidates("exceptions", {
+      lines: [except],
+      hints: { exceptions: ["KeyError"] },
+    });
+    expect(catchAs(after, "KeyError")!.prior).toBeLessThan(catchAs(before, "KeyError")!.prior);
+    expect(after.filter((c) => c.family === "wrong-exception")[0]?.features.after).toBe("KeyError");
+  });
+
   it("gives a test file no candidates", async () => {
     const got = await bench.sandbox.readFile("tests/test_bounds.py");
     expect(got).toContain("needs_reorder");

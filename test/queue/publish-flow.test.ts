@@ -104,14 +104,36 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
     expect(repo.github.forcedUpdates).toBe(0);
   });
 
+  it("a failure after a human pushed to the fix branch leaves the branch alone and says so on the pull request", async () => {
+    const ours = repo.head("hypofix/feature");
+    const human = git(repo.origin, "commit-tree", `${ours}^{tree}`, "-p", ours, "-m", "my tweak");
+    git(repo.origin, "update-ref", "refs/heads/hypofix/feature", human);
+    const s3 = repo.commit({ "calc/extra.py": "z = 3\n" });
+    const out = await run({ headSha: s3, prNumber: failingPr });
+    expect(out).toEqual({ status: "fixed" });
+    expect(repo.head("hypofix/feature")).toBe(human);
+    expect(ourComments(number).map((c) => c.body)).toEqual([expect.stringContaining("did not push it")]);
+    expect(ourComments(failingPr)).toHaveLength(2);
+    // A green run does not close a pull request someone else has pushed to.
+    const green = repo.commit({ "calc/extra.py": "z = 4\n" });
+    repo.github.checkRuns.set(green, [{ name: "tests", status: "completed", conclusion: "success" }]);
+    expect(await run({ kind: "ci-green", headSha: green, headBranch: "feature" })).toEqual({
+      status: "nothing-to-close",
+    });
+    // The maintainer hands the branch back to Hypofix.
+    git(repo.origin, "update-ref", "refs/heads/hypofix/feature", ours);
+  });
+
   it("green CI on the branch closes the pull request with one comment; a re-run does nothing more", async () => {
     const green = repo.commit({ "calc/ops.py": FIXED.replace("add", "plus") });
+    repo.github.checkRuns.set(green, [{ name: "tests", status: "completed", conclusion: "success" }]);
     const job = { kind: "ci-green" as const, headSha: green, headBranch: "feature" };
     expect(await run(job)).toEqual({ status: "closed", pullRequest: number });
     expect(repo.github.pulls[0]!.state).toBe("closed");
     expect(await run(job)).toEqual({ status: "nothing-to-close" });
-    expect(ourComments(number)).toHaveLength(1);
-    expect(ourComments(number)[0]!.body).toMatch(/passed at [0-9a-f]{12} without this fix/);
+    const notes = ourComments(number).filter((c) => c.body.includes("without this fix"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.body).toMatch(/passed at [0-9a-f]{12} without this fix/);
   });
 
   it("green CI on a branch without a Hypofix pull request closes nothing", async () => {

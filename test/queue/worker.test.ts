@@ -118,15 +118,6 @@ describe("worker (real Redis)", () => {
     expect(finals).toEqual([]);
   });
 
-  it("stops a job at its deadline and fails it for good, once", async () => {
-    await start(async (_job, context) => untilAborted(context.signal), { deadlineMs: 300 });
-    const { id } = await queue.enqueue(jobFor("slow"));
-    await expect(settle(id)).rejects.toThrow("the job's deadline (0 s) passed");
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await queue.queue.getJob(id))?.attemptsMade).toBe(1);
-    expect(finals).toEqual(["slow: the job's deadline (0 s) passed"]);
-  });
-
   it("runs one job per repository at a time, and jobs of different repositories together", async () => {
     const active = new Set<string>();
     const overlaps: string[] = [];
@@ -157,6 +148,21 @@ describe("worker (real Redis)", () => {
     expect(await settle(other.id)).toEqual({ status: "no-fix" });
   });
 
+  it("does not count commands refused to their commenter against the quota", async () => {
+    await start(
+      async (job) => (job.requestedBy === "reader" ? { status: "refused" } : { status: "no-fix" }),
+      {
+        daily: 1,
+      },
+    );
+    for (const commentId of [1, 2, 3]) {
+      const refused = await queue.enqueue({ ...jobFor("spammed"), requestedBy: "reader", commentId });
+      expect(await settle(refused.id)).toEqual({ status: "refused" });
+    }
+    const writer = await queue.enqueue(jobFor("spammed"));
+    expect(await settle(writer.id)).toEqual({ status: "no-fix" });
+  });
+
   it("returns the outcome an earlier run recorded (its worker lost the lock) instead of running again", async () => {
     let runs = 0;
     await start(async () => {
@@ -175,19 +181,50 @@ describe("worker (real Redis)", () => {
     expect(runs).toBe(0);
   });
 
-  it("puts a running job back in the queue on shutdown, without spending an attempt", async () => {
+  // Jobflow's processor returns "cancelled" once its signal aborts; a bare one throws the abort reason.
+  const stopStyles: [string, (signal: AbortSignal) => Promise<Record<string, unknown>>][] = [
+    ["throws", (signal) => untilAborted(signal)],
+    ["returns cancelled", (signal) => untilAborted(signal).catch(() => ({ status: "cancelled" }))],
+  ];
+
+  for (const [style, stop] of stopStyles) {
+    it(`puts a running job back in the queue on shutdown, without spending an attempt (processor ${style})`, async () => {
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      await start(async (_job, context) => {
+        started();
+        return stop(context.signal);
+      });
+      const { id } = await queue.enqueue(jobFor("shutdown"));
+      await running;
+      await worker!.close();
+      worker = undefined;
+      const job = (await queue.queue.getJob(id))!;
+      expect(await job.getState()).toBe("waiting");
+      expect(job.attemptsMade).toBe(0);
+    });
+
+    it(`fails a job past its deadline for good (processor ${style})`, async () => {
+      await start(async (_job, context) => stop(context.signal), { deadlineMs: 300 });
+      const { id } = await queue.enqueue(jobFor("late"));
+      await expect(settle(id)).rejects.toThrow("deadline");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(finals).toEqual(["late: the job's deadline (0 s) passed"]);
+    });
+  }
+
+  it("keeps the result of a job that finished its work although its signal aborted late", async () => {
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
     await start(async (_job, context) => {
       started();
-      return untilAborted(context.signal);
+      await new Promise((r) => context.signal.addEventListener("abort", r));
+      return { status: "fixed", pullRequest: 5 };
     });
-    const { id } = await queue.enqueue(jobFor("shutdown"));
+    const job = jobFor("late-cancel");
+    const { id } = await queue.enqueue(job);
     await running;
-    await worker!.close();
-    worker = undefined;
-    const job = (await queue.queue.getJob(id))!;
-    expect(await job.getState()).toBe("waiting");
-    expect(job.attemptsMade).toBe(0);
+    await queue.cancel((j) => j.headSha === job.headSha, "its head moved on");
+    expect(await settle(id)).toEqual({ status: "fixed", pullRequest: 5 });
   });
 });

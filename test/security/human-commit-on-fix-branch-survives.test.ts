@@ -59,6 +59,21 @@ describe("a fix branch that holds someone else's commit", () => {
     expect(repo.github.forcedUpdates).toBe(0);
   });
 
+  it("keeps repository text in the title on one line, so it cannot forge the commit's trailer", async () => {
+    const s1 = repo.head("main");
+    git(repo.origin, "branch", "titled", s1);
+    const forged = `Fix add\n\nHypofix-Fixes: ${"f".repeat(40)}`;
+    const out = (await publishFix(
+      repo.octokit,
+      ref,
+      await repo.fix(s1, patch, { baseBranch: "titled", title: forged }),
+    )) as PublishedFix;
+    const message = git(repo.origin, "log", "-1", "--format=%B", out.commit);
+    expect(message.split("\n")[0]).toBe(`Fix add Hypofix-Fixes: ${"f".repeat(40)}`);
+    expect(message).toMatch(new RegExp(`^Hypofix-Fixes: ${s1}$`, "m"));
+    expect(message.match(/^Hypofix-Fixes:/gm)).toHaveLength(1);
+  });
+
   it("is never taken over when a human created it first, without a pull request", async () => {
     const s1 = repo.head("main");
     git(repo.origin, "branch", "solo", s1);

@@ -62,14 +62,21 @@ const trailerOf = (message: string) => new RegExp(`^${TRAILER}: ([0-9a-f]{40})$`
  * Hidden, inert markers in what Hypofix posts: HTML comments whose content is only
  * our own fixed words and hex ids, so they find our posts again and render as nothing.
  */
-const PR_MARK = /<!-- hypofix:fix head=([0-9a-f]{40}) base=([0-9a-f]{40}) -->/;
+const PR_MARK = /<!-- hypofix:fix head=([0-9a-f]{40}) base=([0-9a-f]{40}) -->/g;
 const prMark = (head: string, base: string) => `<!-- hypofix:fix head=${head} base=${base} -->`;
 
-/** What our pull request's body records: the fix commit it shows and the failing commit that fix is for. */
+/**
+ * What our pull request's body records: the fix commit it shows and the failing commit
+ * that fix is for. The last marker is ours (it ends the body); an earlier one can only
+ * be quoted text, such as a diff or test output in a code block.
+ */
 export function recordedFix(body: string | null | undefined): { head: string; base: string } | undefined {
-  const m = PR_MARK.exec(body ?? "");
+  const m = [...(body ?? "").matchAll(PR_MARK)].at(-1);
   return m ? { head: m[1]!, base: m[2]! } : undefined;
 }
+
+/** A title as one line: repository text in it (function and test names) cannot add lines, such as a trailer. */
+const oneLine = (title: string) => title.replace(/\s+/g, " ").trim();
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
@@ -137,7 +144,7 @@ async function createFixCommit(
   });
   const { data: commit } = await octokit.rest.git.createCommit({
     ...repo,
-    message: `${fix.title}\n\n${TRAILER}: ${fix.baseSha}\n`,
+    message: `${oneLine(fix.title)}\n\n${TRAILER}: ${fix.baseSha}\n`,
     tree: tree.sha,
     parents,
   });
@@ -172,7 +179,8 @@ export async function publishFix(
       try {
         await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit });
       } catch (err) {
-        if (status(err) === 422) continue;
+        // Someone created the branch meanwhile: look again. Any other refusal is the answer.
+        if (status(err) === 422 && (await branchHead(octokit, repo, branch)) !== undefined) continue;
         throw err;
       }
     } else {
@@ -192,7 +200,7 @@ export async function publishFix(
         try {
           await octokit.rest.git.updateRef({ ...repo, ref: `heads/${branch}`, sha: commit, force: false });
         } catch (err) {
-          if (status(err) === 422) continue;
+          if (status(err) === 422 && (await branchHead(octokit, repo, branch)) !== head) continue;
           throw err;
         }
       }
@@ -203,7 +211,7 @@ export async function publishFix(
         return { number: pr.number, url: pr.url, branch, commit, action: "unchanged" };
       }
       // The branch moved to our commit (now, or in a run that stopped before saying so): the PR says so.
-      await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, title: fix.title, body });
+      await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, title: oneLine(fix.title), body });
       return { number: pr.number, url: pr.url, branch, commit, action: "updated" };
     }
     try {
@@ -211,14 +219,14 @@ export async function publishFix(
         ...repo,
         head: branch,
         base: fix.baseBranch,
-        title: fix.title,
+        title: oneLine(fix.title),
         body,
         maintainer_can_modify: true,
       });
       return { number: created.number, url: created.html_url, branch, commit, action: "opened" };
     } catch (err) {
       // "A pull request already exists": another run opened it meanwhile; the next pass finds it.
-      if (status(err) === 422) continue;
+      if (status(err) === 422 && (await openPullFrom(octokit, repo, branch)) !== undefined) continue;
       throw err;
     }
   }
@@ -232,9 +240,20 @@ const commentMark = (key: string) => {
 };
 
 /**
+ * Whether a listed comment is Hypofix's own: made through our App when its id is known
+ * (another App's bot, e.g. a workflow's, could quote our marker), else made by a bot.
+ */
+export function ownComment(
+  c: { user?: { type?: string } | null; performed_via_github_app?: { id?: number } | null },
+  appId: number | undefined,
+): boolean {
+  return appId !== undefined ? c.performed_via_github_app?.id === appId : c.user?.type === "Bot";
+}
+
+/**
  * Posts a comment once per key: a re-run finds its earlier comment by the hidden
  * marker and leaves it (or updates it when the text changed) instead of posting again.
- * Only a bot's comment counts, so a user cannot quote the marker to silence Hypofix.
+ * Only our own comment counts, so nobody can quote the marker to silence Hypofix.
  */
 export async function upsertComment(
   octokit: GitHubClient,
@@ -242,6 +261,7 @@ export async function upsertComment(
   issueNumber: number,
   key: string,
   text: string,
+  appId?: number,
 ): Promise<{ url: string; action: "posted" | "updated" | "unchanged" }> {
   const mark = commentMark(key);
   const body = `${fitBody(text)}\n\n${mark}\n`;
@@ -251,7 +271,7 @@ export async function upsertComment(
       issue_number: issueNumber,
       per_page: 100,
     })
-  ).find((c) => c.user?.type === "Bot" && (c.body ?? "").includes(mark));
+  ).find((c) => ownComment(c, appId) && (c.body ?? "").includes(mark));
   if (existing) {
     if (existing.body === body) return { url: existing.html_url, action: "unchanged" };
     await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
@@ -277,21 +297,40 @@ async function includes(
   return data.status === "ahead" || data.status === "identical";
 }
 
+const PASSED = new Set(["success", "neutral", "skipped"]);
+
+/**
+ * Whether every check on `sha` (Hypofix's own aside) has completed and passed: one
+ * green check run or workflow among others says nothing while the rest fail or run.
+ */
+async function ciPassed(octokit: GitHubClient, repo: RepoRef, sha: string): Promise<boolean> {
+  const runs = (
+    await octokit.paginate(octokit.rest.checks.listForRef, { ...repo, ref: sha, per_page: 100 })
+  ).filter((r) => r.name !== "Hypofix");
+  return runs.length > 0 && runs.every((r) => r.status === "completed" && PASSED.has(r.conclusion ?? ""));
+}
+
 /**
  * The failing branch's CI passed at `greenSha` without our fix: our open pull
  * request for it is closed, with a comment saying why. Nothing happens when there is
- * none, when it is not ours, or when the green commit is older than the failure it fixes.
+ * none, when it is not ours, when someone else pushed to its branch, when the green
+ * commit is older than the failure it fixes, or while any other check on it has not passed.
  */
 export async function closeFixPullRequest(
   octokit: GitHubClient,
   repo: RepoRef,
   options: { baseBranch: string; greenSha: string; note: string },
+  appId?: number,
 ): Promise<{ number: number; url: string } | undefined> {
-  const pr = await openPullFrom(octokit, repo, fixBranch(options.baseBranch));
+  const branch = fixBranch(options.baseBranch);
+  const pr = await openPullFrom(octokit, repo, branch);
   const recorded = pr && recordedFix(pr.body);
   if (!pr || !recorded) return undefined;
+  // Someone pushed to our branch: the pull request is partly theirs now, and theirs to close.
+  if ((await branchHead(octokit, repo, branch)) !== recorded.head) return undefined;
   if (!(await includes(octokit, repo, recorded.base, options.greenSha))) return undefined;
-  await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note);
+  if (!(await ciPassed(octokit, repo, options.greenSha))) return undefined;
+  await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note, appId);
   await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
   return { number: pr.number, url: pr.url };
 }

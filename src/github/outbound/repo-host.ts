@@ -17,6 +17,7 @@ import {
   comment,
   publishFix,
   reportCheckRun,
+  ownComment,
   upsertComment,
   type BlockedFix,
   type CheckOutcome,
@@ -81,7 +82,13 @@ export interface RepoHost {
   committedAt(sha: string): Promise<string>;
 }
 
-export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoRef): RepoHost {
+/** `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment). */
+export function createRepoHost(
+  octokit: GitHubClient,
+  token: string,
+  repo: RepoRef,
+  appId?: number,
+): RepoHost {
   let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
   const repository = () =>
     (meta ??= octokit.rest.repos
@@ -119,8 +126,8 @@ export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoR
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)
-        : upsertComment(octokit, repo, issueNumber, key, body),
-    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options),
+        : upsertComment(octokit, repo, issueNumber, key, body, appId),
+    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options, appId),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
     async dispose() {
       // The token authenticates its own revocation; an installation token would otherwise live an hour.
@@ -143,7 +150,7 @@ export function createRepoHost(octokit: GitHubClient, token: string, repo: RepoR
         issue_number: issueNumber,
         per_page: 100,
       });
-      return all.map((c) => ({ body: c.body ?? "", byBot: c.user?.type === "Bot" }));
+      return all.map((c) => ({ body: c.body ?? "", byBot: ownComment(c, appId) }));
     },
     async committedAt(sha) {
       const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });

@@ -33,7 +33,10 @@ export const CANDIDATE_FAMILIES = [
   "discarded-result",
   "missing-reset",
   "missing-guard",
+  "missing-condition",
   "missing-append",
+  "missing-init",
+  "missing-copy",
   "extended-expression",
   "wrong-exception",
   "mutable-default",
@@ -110,8 +113,13 @@ export interface CandidateRequest {
   lines?: number[];
   /** Or every statement whose first line is in this range (a function's span). */
   span?: { start: number; end: number };
-  /** Evidence from the failure that makes some replacements likelier (e.g. a KeyError's keys). */
-  hints?: { names?: string[]; keys?: string[]; attributes?: string[] };
+  /**
+   * Evidence from the failure that makes some replacements likelier (lower prior): `keys` a
+   * KeyError's key or the keys a dict held at runtime, `attributes` an object's attributes
+   * (AttributeError), `names` variables seen in the failing frame, `exceptions` the type
+   * raised or the one the test expected (for `except` clauses and `raise`).
+   */
+  hints?: { names?: string[]; keys?: string[]; attributes?: string[]; exceptions?: string[] };
   /** Candidates kept per suspect line, likeliest first (default 80). */
   budget?: number;
 }

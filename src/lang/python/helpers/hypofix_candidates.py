@@ -525,6 +525,7 @@ class Scope:
         self.parent = parent
         self.names = {}
         self.globals = set()
+        self.is_class = False
 
     def bind(self, name, line, role, kind=None):
         b = self.names.get(name)
@@ -534,6 +535,14 @@ class Scope:
             b.line = min(b.line, line)
         b.kinds.add(kind)
         return b
+
+
+def is_property(decorator):
+    if isinstance(decorator, ast.Name):
+        return decorator.id in ("property", "cached_property")
+    if isinstance(decorator, ast.Attribute):
+        return decorator.attr in ("setter", "getter", "cached_property")
+    return False
 
 
 def bind_target(scope, target, line, role, kind=None):
@@ -567,6 +576,9 @@ class Module:
         self.exceptions = []  # exception types defined or raised in the module, in order
         self.imports = set()  # names imported at module level
         self.round_digits = set()
+        self.key_ids = set()  # ids of the string constants used as keys
+        self.foreign_attributes = []  # attribute sets of classes in the modules this one imports from
+        self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
         self._regions = None
         self._visible = {}
         for node in ast.walk(tree):
@@ -582,12 +594,16 @@ class Module:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 scope.bind(child.name, child.lineno, "function")
+                outer = scope.parent if scope.is_class else scope
                 if scope is self.module_scope:
                     self.functions[child.name] = child
                 if cls is not None and self.parent.get(child) is cls:
-                    self.methods.setdefault(cls, {})[child.name] = child
                     self.class_of[child] = cls
-                inner = Scope(child, scope)
+                    if any(is_property(d) for d in child.decorator_list):
+                        self.class_attributes.setdefault(cls, {})[child.name] = kind_of_annotation(child.returns)
+                    else:
+                        self.methods.setdefault(cls, {})[child.name] = child
+                inner = Scope(child, outer)
                 self.scope_of[child] = inner
                 args = child.args
                 every = list(getattr(args, "posonlyargs", [])) + list(args.args) + list(args.kwonlyargs)
@@ -597,12 +613,20 @@ class Module:
                     if a is not None:
                         inner.bind(a.arg, child.lineno, "param", "tuple" if a is args.vararg else "dict")
                 for d in child.args.defaults + [d for d in child.args.kw_defaults if d is not None]:
-                    self._collect_expr(d, scope)
+                    self._collect_expr(d, outer)
                 self._collect(child, inner, self.class_of.get(child) if cls is not None else None)
                 continue
             if isinstance(child, ast.ClassDef):
                 scope.bind(child.name, child.lineno, "class")
-                self._collect(child, scope if scope is not self.module_scope else self.module_scope, child)
+                # A class body is a scope of its own that its methods do not see; its fields
+                # (dataclass, NamedTuple, class constants) are attributes of its objects.
+                body = Scope(child, scope)
+                body.is_class = True
+                self._collect(child, body, child)
+                fields = self.class_attributes.setdefault(child, {})
+                for name, b in body.names.items():
+                    if b.role == "local":
+                        fields.setdefault(name, b.kind)
                 continue
             if isinstance(child, ast.Lambda):
                 inner = Scope(child, scope)
@@ -686,8 +710,14 @@ class Module:
             if isinstance(node, ast.AnnAssign):
                 self.skip.update(id(n) for n in ast.walk(node.annotation))
             if isinstance(node, ast.JoinedStr):
-                # Positions inside f-strings are unreliable before 3.12.
-                self.skip.update(id(n) for n in ast.walk(node) if n is not node)
+                # Literal parts are never edited; an expression inside braces is, when its recorded
+                # position really holds it (before 3.12 some f-string positions are off).
+                for part in node.values:
+                    if isinstance(part, ast.FormattedValue) and self._position_holds(part.value):
+                        if part.format_spec is not None:
+                            self.skip.update(id(n) for n in ast.walk(part.format_spec))
+                    else:
+                        self.skip.update(id(n) for n in ast.walk(part))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for d in node.decorator_list:
                     self.skip.update(id(n) for n in ast.walk(d))
@@ -709,20 +739,28 @@ class Module:
                         self._exception(src.seg(t))
             for key in self._key_nodes(node):
                 self.keys[key.value] = self.keys.get(key.value, 0) + 1
+                self.key_ids.add(id(key))
             if isinstance(node, ast.Attribute):
                 self.all_attributes.add(node.attr)
                 self.attributes.setdefault(src.seg(node.value), set()).add(node.attr)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round":
                 if len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
                     self.round_digits.add(node.args[1].value)
-        key_ids = {id(k) for n in ast.walk(self.tree) for k in self._key_nodes(n)}
         for node in ast.walk(self.tree):
-            if id(node) in self.skip or id(node) in key_ids or not isinstance(node, ast.Constant):
+            if id(node) in self.skip or id(node) in self.key_ids or not isinstance(node, ast.Constant):
                 continue
             if isinstance(node.value, str):
                 self.strings[node.value] = self.strings.get(node.value, 0) + 1
             elif isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
                 self.numbers[node.value] = self.numbers.get(node.value, 0) + 1
+
+    def _position_holds(self, node):
+        try:
+            text = self.src.seg(node)
+            parsed = ast.parse(text.strip(), mode="eval").body
+        except (SyntaxError, ValueError, IndexError):
+            return False
+        return text == text.strip() and ast.dump(parsed) == ast.dump(node)
 
     def _exception(self, name):
         if name not in self.exceptions:
@@ -808,7 +846,13 @@ class Module:
         return loops
 
     def visible(self, node, line):
-        """Names a reader at `node` (line `line`) can use: {name: Binding}, innermost scope first."""
+        """Names a reader at `node` can use: {name: Binding}, innermost scope first. A local counts
+        when bound before the statement holding `node` starts (or anywhere in a loop around it)."""
+        stmt = node
+        while stmt is not None and not isinstance(stmt, (ast.stmt, ast.ExceptHandler)):
+            stmt = self.parent.get(stmt)
+        if stmt is not None and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            line = min(line, stmt.lineno)
         found = {}
         fn = self.enclosing_function(node)
         scope = self.scope_of.get(fn) if fn is not None else self.module_scope
@@ -1301,7 +1345,7 @@ class Generator:
             for i, alt in enumerate(sorted(n for n in self.m.numbers if n != value)[:3]):
                 alts.append((3.0 + 0.1 * i, repr(alt), "the constant is another one used in the file"))
         elif isinstance(value, str):
-            if id(node) in self.key_ids():
+            if id(node) in self.m.key_ids:
                 self.changed_key(node)
                 if value not in ("", " "):
                     return
@@ -1329,7 +1373,7 @@ class Generator:
         for other, _count in sorted(self.m.strings.items(), key=lambda kv: -kv[1]):
             if other == value or "\n" in other and len(other) > 3:
                 continue
-            if sep(value) and sep(other):
+            if (sep(value) or value in ("", " ")) and sep(other):
                 out.append(other)
             elif value and other and difflib.SequenceMatcher(None, value.lower(), other.lower()).ratio() >= 0.6:
                 out.append(other)
@@ -1345,13 +1389,6 @@ class Generator:
                     if t not in shapes and t != "None":
                         shapes.append(t)
         return shapes[:3]
-
-    _keys = None
-
-    def key_ids(self):
-        if self._keys is None:
-            self._keys = {id(k) for n in ast.walk(self.m.tree) for k in Module._key_nodes(n)}
-        return self._keys
 
     # changed-key
     def changed_key(self, node):
@@ -1393,15 +1430,13 @@ class Generator:
         for name, b in visible.items():
             if name == node.id or b.role in ("function", "class", "import") or name in ("self", "cls"):
                 continue
-            if not compatible(kind, b.kind):
-                continue
             other_use = CLASS_OF_KIND.get(b.kind) or usage.get(name)
-            if use is not None and other_use is not None and use != other_use:
-                continue
+            # A name of another type is a rarer slip (it mostly fails loudly), not an impossible one.
+            mismatch = not compatible(kind, b.kind) or (use is not None and other_use is not None and use != other_use)
             if isinstance(node.ctx, ast.Store) and b.role == "param":
                 continue
             local = b.role != "global" and b is not self.m.module_scope.names.get(name)
-            prior = 2.4 if name in unit_names else 2.8 if local else 3.4
+            prior = (2.4 if name in unit_names else 2.8 if local else 3.4) + (1.2 if mismatch else 0)
             if name in hinted:
                 prior -= 1.0
             if kind is not None and b.kind == kind:
@@ -1470,8 +1505,9 @@ class Generator:
             same_base |= set(self.m.class_attributes.get(cls, {}))
             same_base -= set(self.m.methods.get(cls, {}))
         if cls is None:
-            # An object of a class defined here that has this attribute: its other attributes.
-            for attrs in self.m.class_attributes.values():
+            # An object of a class defined here or imported from the repository that has this
+            # attribute: its other attributes.
+            for attrs in list(self.m.class_attributes.values()) + self.m.foreign_attributes:
                 if node.attr in attrs:
                     same_base |= set(attrs)
         for name in sorted(same_base | (hinted - {node.attr})):
@@ -1641,11 +1677,14 @@ class Generator:
         options = []
         for i, alt in enumerate(CONFUSED.get(name, [])):
             options.append((1.6 + 0.3 * i, alt))
-        # A function or method of this module with the same number of parameters.
-        if isinstance(func, ast.Name) and name in self.m.functions:
-            arity = n_params(self.m.functions[name])
-            for other, fn in self.m.functions.items():
-                if other != name and n_params(fn) == arity:
+        # A function of this module, or imported from the repository, with as many parameters.
+        arities = {n: n_params(fn) for n, fn in self.m.functions.items()}
+        for n, arity in self.m.foreign_functions.items():
+            if n in self.m.imports:
+                arities.setdefault(n, arity)
+        if isinstance(func, ast.Name) and name in arities:
+            for other, arity in arities.items():
+                if other != name and arity == arities[name]:
                     options.append((3.0 - 0.4 * difflib.SequenceMatcher(None, name, other).ratio(), other))
         if isinstance(func, ast.Attribute) and self.src.seg(func.value) == "self":
             cls = self.method_class(node)
@@ -1720,8 +1759,10 @@ class Generator:
                 options.append((1.5, "rounding=ROUND_HALF_UP", "half values should round up"))
             elif "decimal" in self.m.imports:
                 options.append((1.5, "rounding=decimal.ROUND_HALF_UP", "half values should round up"))
-        if attr and name == "strftime":
-            pass
+        if name == "ConfigParser" and "interpolation" not in keywords:
+            options.append((1.8, "interpolation=None", "a % in a value is text, not interpolation"))
+        if not attr and name == "open" and "encoding" not in keywords and n >= 1:
+            options.append((2.6, 'encoding="utf-8"', "the file is UTF-8 whatever the locale"))
         # A function of this module called without an optional parameter that has a name in scope.
         target = self.m.functions.get(name) if not attr else None
         if attr and self.src.seg(func.value) == "self":
@@ -1802,11 +1843,141 @@ class Generator:
             self.wrong_exception_raised(unit)
         self.discarded_result(unit)
         self.missing_guard(unit)
+        self.missing_copy(unit)
+        self.missing_condition(unit)
+
+    # missing-copy
+    def missing_copy(self, unit):
+        if isinstance(unit, ast.Return):
+            value, prior = unit.value, 2.4
+        elif isinstance(unit, ast.Assign) and len(unit.targets) == 1 and isinstance(unit.targets[0], ast.Name):
+            value, prior = unit.value, 2.8
+        else:
+            return
+        if not isinstance(value, (ast.Name, ast.Attribute)):
+            return
+        if isinstance(value, ast.Name):
+            b = self.m.visible(value, value.lineno).get(value.id)
+            if b is None or b.role != "param":
+                return  # a fresh local is nobody else's: copying it changes nothing
+        kind = self.kind_at(value)
+        if kind is None and isinstance(value, ast.Name) and self.usage(value).get(value.id) == "container":
+            kind = "container"
+        if kind not in ("dict", "list", "set", "container"):
+            return
+        text = self.src.seg(value)
+        options = [kind + "(" + text + ")"] if kind != "container" else [text + ".copy()", "list(" + text + ")"]
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+            prior -= 0.3  # handing out internal state
+        for i, new in enumerate(options):
+            claim = f"Line {unit.lineno} hands out {in_backticks(text)} itself, so changes through one name show through the other: it should be a copy, {in_backticks(new)}."
+            self.replace("missing-copy", prior + 0.2 * i, value, new, claim, names=names_in(value))
+
+    # missing-condition
+    def missing_condition(self, unit):
+        if not isinstance(unit, (ast.If, ast.While)) or isinstance(unit.test, ast.Constant):
+            return
+        test = unit.test
+        text = self.src.seg(test)
+        base = "(" + text + ")" if isinstance(test, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)) and not (
+            isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)
+        ) else text
+        conditions = []
+        for stmt in unit.body[:3]:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, (ast.Name, ast.Attribute)):
+                    key = n.slice
+                    if isinstance(key, ast.Name) or isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        conditions.append(self.src.seg(key) + " in " + self.src.seg(n.value))
+                elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id not in ("self", "cls"):
+                    b = self.m.visible(n, n.lineno).get(n.value.id)
+                    if b is not None and b.role in ("param", "local", "loop") and b is not self.m.module_scope.names.get(n.value.id):
+                        conditions.append(n.value.id + " is not None")
+        seen = set()
+        for i, cond in enumerate(c for c in conditions if not (c in seen or seen.add(c))):
+            if cond in text:
+                continue
+            new = base + " and " + cond
+            claim = f"The condition at line {unit.lineno} misses a case: {in_backticks(short(text))} should also require {in_backticks(cond)}."
+            self.replace("missing-condition", 2.4 + 0.2 * i, test, new, claim, names=names_in(test))
+            if i >= 3:
+                break
+
+    # missing-init
+    def missing_init(self, fn):
+        nodes = list(self.own_nodes(fn))
+        scope = self.m.scope_of.get(fn)
+        if scope is None:
+            return
+        assigned = set()
+        for n in nodes:
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr, ast.comprehension)):
+                for t in ([n.target] if hasattr(n, "target") else getattr(n, "targets", [])) + [
+                    i.optional_vars for i in getattr(n, "items", []) if i.optional_vars is not None
+                ]:
+                    assigned.update(x.id for x in ast.walk(t) if isinstance(x, ast.Name))
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                assigned.update((a.asname or a.name).split(".")[0] for a in n.names)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                assigned.add(n.name)
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                assigned.add(n.name)
+        params = {b for b, v in scope.names.items() if v.role == "param"}
+        outer = set()
+        s = scope.parent
+        while s is not None:
+            outer.update(s.names)
+            s = s.parent
+        missing = {}
+        for n in nodes:
+            if isinstance(n, ast.Name) and n.id not in assigned and n.id not in params and n.id not in scope.globals:
+                if n.id in outer or n.id in BUILTIN_NAMES:
+                    continue
+                missing.setdefault(n.id, []).append(n)
+        for name, uses in missing.items():
+            init = self.initial_value(name, nodes)
+            first = min(uses, key=lambda u: (u.lineno, u.col_offset))
+            anchor = self.top_statement_in(fn, first)
+            if anchor is None:
+                continue
+            change = self.insert_before(anchor, [f"{name} = {init}"])
+            if change is None:
+                continue
+            claim = f"{in_backticks(name)} is used in {in_backticks(fn.name)} but never given a value: {in_backticks(name + ' = ' + init)} is missing before line {anchor.lineno}."
+            self.emit("missing-init", 1.0, [change], claim, fn, names=[name], literals=[init])
+
+    def initial_value(self, name, nodes):
+        for n in nodes:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+                if n.func.attr in ("append", "extend", "insert", "pop", "sort"):
+                    return "[]"
+                if n.func.attr in ("add", "discard"):
+                    return "set()"
+                if n.func.attr in ("get", "setdefault", "items", "keys", "values", "update"):
+                    return "{}"
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name and isinstance(n.ctx, ast.Store):
+                return "{}"
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+                kind = kind_of_value(n.value)
+                return '""' if kind == "str" else "[]" if kind == "list" else "0"
+        return "None"
+
+    def top_statement_in(self, fn, node):
+        """The statement of fn's own body that holds node."""
+        while node is not None and self.m.parent.get(node) is not fn:
+            node = self.m.parent.get(node)
+        if node is None or node not in fn.body:
+            return None
+        return node
 
     def exception_options(self, current):
         module_types = [e for e in self.m.exceptions if e not in current]
         related = [e for c in current for e in RELATED_EXCEPTIONS.get(c, []) if e not in current]
         options = []
+        # The types the failure raised or expected come first.
+        for i, e in enumerate(self.hints.get("exceptions", [])):
+            if e not in current and e.isidentifier():
+                options.append((0.8 + 0.1 * i, e))
         for i, e in enumerate(module_types):
             options.append((1.5 + 0.1 * i, e))
         for i, e in enumerate(related):
@@ -2207,6 +2378,7 @@ class Generator:
         self.missing_return(fn)
         self.missing_reset(fn)
         self.missing_append(fn)
+        self.missing_init(fn)
 
     def mutable_default(self, fn):
         args = fn.args
@@ -2378,10 +2550,63 @@ def suspect_units(module, lines, span):
     return chosen
 
 
-def generate(text, lines, span, hints, budget):
+MAX_IMPORTED_FILES = 12
+MAX_IMPORTED_BYTES = 512 * 1024
+
+
+def imported_files(tree, root, file):
+    """Repository files this module imports names from (`from .models import X`, `from pkg.mod import Y`)."""
+    here = os.path.dirname(os.path.join(root, file))
+    bases = [root, os.path.join(root, "src")]
+    top = here
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    bases.append(top)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        parts = (node.module or "").split(".") if node.module else []
+        if node.level:
+            start = here
+            for _ in range(node.level - 1):
+                start = os.path.dirname(start)
+            options = [os.path.join(start, *parts)]
+        else:
+            options = [os.path.join(b, *parts) for b in bases]
+        for base in options:
+            for path in (base + ".py", os.path.join(base, "__init__.py")):
+                real = os.path.realpath(path)
+                if real.startswith(os.path.realpath(root) + os.sep) and os.path.isfile(real) and real not in found:
+                    found.append(real)
+    return found[:MAX_IMPORTED_FILES]
+
+
+def foreign_facts(paths):
+    """Attribute sets of the classes, and {name: parameter count} of the functions, of other modules."""
+    out = []
+    functions = {}
+    for path in paths:
+        try:
+            if os.path.getsize(path) > MAX_IMPORTED_BYTES:
+                continue
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            other = Module(Source(text), ast.parse(text))
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            continue
+        out.extend(set(attrs) for attrs in other.class_attributes.values() if attrs)
+        for name, fn in other.functions.items():
+            functions.setdefault(name, n_params(fn))
+    return out, functions
+
+
+def generate(text, lines, span, hints, budget, root=None, file=None):
     src = Source(text)
     tree = ast.parse(text)
     module = Module(src, tree)
+    if root and file:
+        module.foreign_attributes, module.foreign_functions = foreign_facts(imported_files(tree, root, file))
     gen = Generator(module, hints)
     out = []
     done_units = set()
@@ -2428,6 +2653,8 @@ def main():
             (span["start"], span["end"]) if span else None,
             request.get("hints") or {},
             int(request.get("budget") or DEFAULT_BUDGET),
+            request.get("root") or os.getcwd(),
+            request["file"],
         )
     except SyntaxError as e:
         return {"problem": f"{request['file']} does not parse: {e.msg} (line {e.lineno})"}
