@@ -11,7 +11,8 @@ import { registerSandboxCommand } from "./commands/sandbox.js";
 /**
  * The `hypofix` command. Each subcommand lives beside the layer it drives and
  * registers itself here. Exit codes: 0 success, 1 "ran but found nothing"
- * (e.g. no validated patch), 2 bad input or infrastructure error.
+ * (no validated patch), 3 nothing to work on (no failing test here, or a flaky
+ * one), 2 bad input or infrastructure error.
  */
 export function buildProgram(): Command {
   const program = new Command("hypofix")

@@ -48,7 +48,9 @@ beforeAll(async () => {
       return configText === undefined ? undefined : { status: 200, body: configText };
     }
     const perm = /^\/repos\/octo\/calc\/collaborators\/(\w+)\/permission$/.exec(r.path);
-    if (perm) return { status: 200, body: { permission: PERMISSIONS[perm[1]!] ?? "none" } };
+    // Someone who is no collaborator at all gets GitHub's 404.
+    if (perm)
+      return PERMISSIONS[perm[1]!] ? { status: 200, body: { permission: PERMISSIONS[perm[1]!] } } : undefined;
     const issue = /^\/repos\/octo\/calc\/issues\/(\d+)\/comments/.exec(r.path);
     if (issue) {
       const list = (comments[Number(issue[1])] ??= []);
@@ -140,7 +142,7 @@ describe("the job processor's checks before the pipeline", () => {
     expect(await run(command({ requestedBy: "reader", commentId: 7 }))).toMatchObject({ status: "refused" });
     expect(comments[8]).toHaveLength(1);
     expect(comments[8]![0]!.body).toMatch(/^@reader only users with write access can run `\/fix`/);
-    // Another reader still gets their own one reply.
+    // Another user (not even a collaborator: a 404) still gets their own one reply.
     await run(command({ requestedBy: "stranger", commentId: 9 }));
     expect(comments[8]).toHaveLength(2);
     expect(posted(/reactions$/)).toEqual([]);
