@@ -6,6 +6,9 @@ import { ProbotOctokit } from "probot";
 import { checkoutCommit, type Checkout } from "../../src/github/outbound/checkout.js";
 import { patchedFiles } from "../../src/github/outbound/patched-files.js";
 import type { FixPullRequest, GitHubClient } from "../../src/github/outbound/publish.js";
+import { createLogger } from "../../src/log.js";
+import type { HypofixJob } from "../../src/queue/job.js";
+import type { JobProcessor } from "../../src/queue/worker.js";
 import type { Result } from "../../src/result.js";
 import { FakeGitHub, type Recorded, type Route } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
@@ -50,6 +53,23 @@ export function fixed(patch: string): { result: Result; report: string; patch: s
  * A repository on disk (the "origin" git serves and the fake GitHub writes into),
  * GitHub's API over it on loopback, and an Octokit talking to that API.
  */
+/** Runs one ci-failure job of octo/calc through a processor, as the worker would (attempt numbers count up). */
+export function jobRunner(processor: JobProcessor): (job: Partial<HypofixJob>) => ReturnType<JobProcessor> {
+  let attempt = 0;
+  const log = createLogger("silent");
+  return (job) =>
+    processor(
+      {
+        kind: "ci-failure",
+        installationId: 7,
+        repo: { owner: "octo", name: "calc" },
+        trigger: "ci",
+        ...job,
+      } as HypofixJob,
+      { jobId: "j", attempt: ++attempt, log, signal: new AbortController().signal },
+    );
+}
+
 export class FixRepo {
   readonly origin = mkdtempSync(join(tmpdir(), "hypofix-fixrepo-"));
   readonly github: GitBackedGitHub;

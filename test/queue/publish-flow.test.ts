@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepoHost } from "../../src/github/outbound/repo-host.js";
-import { createLogger } from "../../src/log.js";
 import { createJobProcessor, type ProcessorDeps } from "../../src/queue/processor.js";
-import type { HypofixJob } from "../../src/queue/job.js";
-import { BUGGY, FIXED, FixRepo, diffOf, fixed } from "../github/fix-repo.js";
+import { BUGGY, FIXED, FixRepo, diffOf, fixed, jobRunner } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
 
 /**
@@ -25,19 +23,7 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
     explain: () => Promise.reject(new Error("not in this test")),
   };
   const processor = createJobProcessor(deps);
-  const log = createLogger("silent");
-  let attempt = 0;
-  const run = (job: Partial<HypofixJob>) =>
-    processor(
-      {
-        kind: "ci-failure",
-        installationId: 7,
-        repo: { owner: "octo", name: "calc" },
-        trigger: "ci",
-        ...job,
-      } as HypofixJob,
-      { jobId: "j", attempt: ++attempt, log, signal: new AbortController().signal },
-    );
+  const run = jobRunner(processor);
   const ourComments = (issue: number) => repo.github.comments.filter((c) => c.issue === issue);
   let s1 = "";
   let number = 0;

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepoHost } from "../../src/github/outbound/repo-host.js";
-import { createLogger } from "../../src/log.js";
-import type { HypofixJob } from "../../src/queue/job.js";
 import { createJobProcessor, type FixRequest } from "../../src/queue/processor.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
-import { BUGGY, FIXED, FixRepo, diffOf, fixed } from "../github/fix-repo.js";
+import { BUGGY, FIXED, FixRepo, diffOf, fixed, jobRunner } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
 
 /**
@@ -60,17 +58,7 @@ describe("a fork's head is never published and never configures Hypofix", () => 
   });
   afterAll(() => repo.dispose());
 
-  const run = (job: Partial<HypofixJob>) =>
-    processor(
-      {
-        kind: "ci-failure",
-        installationId: 7,
-        repo: { owner: "octo", name: "calc" },
-        trigger: "ci",
-        ...job,
-      } as HypofixJob,
-      { jobId: "j", attempt: 1, log: createLogger("silent"), signal: new AbortController().signal },
-    );
+  const run = jobRunner(processor);
 
   it("fixes a fork's failing pull request in one comment: no ref, no commit, no pull request", async () => {
     const before = repo.server.requests.length;
