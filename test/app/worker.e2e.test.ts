@@ -51,7 +51,7 @@ describe("hypofix worker end to end", () => {
       if (r.method === "GET" && config) {
         return {
           status: 200,
-          body: config[1] === ".github" ? "_extends: settings\n" : "max_experiments: 1\n",
+          body: config[1] === ".github" ? "_extends: settings\n" : "ignore_paths: [bank.py]\n",
         };
       }
       const fork = { sha, ref: "patch-1", repo: { full_name: "someone/bank" } };
@@ -213,11 +213,11 @@ describe("hypofix worker end to end", () => {
 
   it("finds no fix under the owner's .github config (with _extends) and ends its check run neutral", async () => {
     const summary = await finish(ciFailure("acme"));
-    // max_experiments: 1 comes from acme/settings, which acme/.github extends: the offline engine stops there.
+    // ignore_paths comes from acme/settings, which acme/.github extends: the only source file is off limits.
     expect(summary).toEqual({ status: "no-fix" });
     const end = checks.states.at(-1)!;
     expect(end).toMatchObject({ status: "completed", conclusion: "neutral", head_sha: sha });
-    expect(end.output?.summary).toContain("experiment budget of 1 used up");
+    expect(end.output?.summary).toContain("no line a patch may change is suspicious");
     expect(checks.states.filter((c) => c.id === end.id)[0]!.status).toBe("in_progress");
     expect(
       github.requests.filter((r) => r.method === "POST" && r.path.startsWith("/repos/acme/bank/pulls")),

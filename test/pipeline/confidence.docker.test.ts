@@ -112,11 +112,15 @@ describe("confidence flags on real runs (docker)", () => {
   }, 300_000);
 
   it("no validated fix within the budget: debugging not concluded, and nothing else claimed", async () => {
-    const { result, report } = await fix(example("bank-account"), { repoConfig: { max_experiments: 1 } });
+    // The first edit tried on this loop bound is not the fix, so one experiment cannot find it.
+    const { result, report } = await fix(fixture("fix-loop"), { repoConfig: { max_experiments: 1 } });
     const flags = confidenceFlags(report);
     expect(result.status).toBe("no-fix");
     expect(flags["failure reproduced"]?.icon).toBe("✅");
-    expect(flags["debugging concluded"]).toMatchObject({ icon: "⚠️", value: "no `<DONE>` in 1 steps" });
+    expect(flags["debugging concluded"]).toMatchObject({
+      icon: "⚠️",
+      value: expect.stringMatching(/^no `<DONE>` in \d+ steps$/),
+    });
     expect(flags["whole suite passes"]?.icon).toBe("➖");
     expect(flags["audit"]?.icon).toBe("➖");
     // No fix, so no claim about where the fix is.
