@@ -58,9 +58,9 @@ describe("hypofix fix (the CLI)", () => {
     expect(code).toBe(3);
     expect(stderr).toContain("not-reproduced");
     expect(await readFile(join(out, "patch.diff"), "utf8")).toBe("");
-    // A repair that runs and fails is 1: the bank example with a budget of one experiment.
+    // A repair that runs and fails is 1: a loop bound whose first candidate edit is not the fix, with a budget of one experiment.
     const copy = await mkdtemp(join(tmpdir(), "hypofix-nofix-"));
-    await cp(example("bank-account"), copy, { recursive: true });
+    await cp(fixture("fix-loop"), copy, { recursive: true });
     await mkdir(join(copy, ".github"));
     await writeFile(join(copy, ".github/hypofix.yml"), "max_experiments: 1\n");
     const noFix = await hypofix(["fix", copy, "--sandbox", "local", "--out", join(copy, "out")]);
