@@ -4,7 +4,7 @@ import { JobQueue, connectionFromUrl } from "../src/queue/queue.js";
 import { examplePayload } from "../test/github/payloads.js";
 import { hypofix, waitForHttp } from "../test/ops/bank-app.js";
 import { appPrivateKey } from "../test/helpers/git.js";
-import { startRedis } from "../test/ops/own-redis.js";
+import { RedisServer } from "../test/helpers/redis-server.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 /** Ports from the ops range (TEAM.md). */
@@ -40,7 +40,8 @@ const bench: Benchmark = {
   async run(options): Promise<BenchResult> {
     const rate = options.subset === "full" ? 200 : 100;
     const seconds = options.subset === "full" ? 30 : 10;
-    const redis = await startRedis(REDIS_PORT);
+    const redis = new RedisServer(REDIS_PORT);
+    await redis.start();
     const queueName = `hypofix-bench-${randomUUID()}`;
     const { REDIS_URL: _shared, ...env } = process.env;
     const served = hypofix(["serve", "--no-worker"], {
@@ -122,7 +123,7 @@ const bench: Benchmark = {
       served.child.kill("SIGTERM");
       await queue.queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
-      await redis.close();
+      await redis.dispose();
     }
   },
 };

@@ -47,13 +47,13 @@ export class RedisServer {
     }
   }
 
-  /** Stops the server (SIGTERM: with AOF, what was written survives a start). */
-  async stop(): Promise<void> {
+  /** Stops the server (SIGTERM: with AOF, what was written survives a start; SIGKILL: a crash). */
+  async stop(signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> {
     const proc = this.process;
     if (!proc || proc.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       proc.once("exit", () => resolve());
-      proc.kill("SIGTERM");
+      proc.kill(signal);
     });
   }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appPrivateKey } from "../helpers/git.js";
 import { hypofix, waitForHttp, type Running } from "./bank-app.js";
-import { startRedis, type OwnRedis } from "./own-redis.js";
+import { RedisServer } from "../helpers/redis-server.js";
 
 /** Ports from the ops range (TEAM.md); loopback only: 127.0.0.2 is loopback too. */
 const REDIS_PORT = 7410;
@@ -28,13 +28,14 @@ const refused = (url: string) =>
 
 /** `hypofix serve` as its own process: HOST binding, Probot's setup page, readiness and logs around a Redis outage. */
 describe("hypofix serve (subprocess, own Redis)", () => {
-  let redis: OwnRedis;
+  let redis: RedisServer;
   let app: Running;
   let setup: Running;
   const setupDir = mkdtempSync(join(tmpdir(), "hypofix-setup-"));
 
   beforeAll(async () => {
-    redis = await startRedis(REDIS_PORT);
+    redis = new RedisServer(REDIS_PORT);
+    await redis.start();
     app = serve({
       APP_ID: "1",
       PRIVATE_KEY: appPrivateKey(),
@@ -51,7 +52,7 @@ describe("hypofix serve (subprocess, own Redis)", () => {
   afterAll(async () => {
     app?.child.kill("SIGKILL");
     setup?.child.kill("SIGKILL");
-    await redis?.close();
+    await redis?.dispose();
     rmSync(setupDir, { recursive: true, force: true });
   });
 
@@ -77,7 +78,7 @@ describe("hypofix serve (subprocess, own Redis)", () => {
     const readyz = `http://127.0.0.2:${SERVE_PORT}/readyz`;
     await waitForHttp(readyz, app);
     expect((await fetch(readyz)).status).toBe(200);
-    await redis.stop();
+    await redis.stop("SIGKILL");
     await new Promise((r) => setTimeout(r, 4000));
     const down = await fetch(readyz);
     expect(down.status).toBe(503);

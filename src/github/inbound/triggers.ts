@@ -210,5 +210,3 @@ export function isStale(job: HypofixJob, moved: HeadMoved): boolean {
   const onPr = moved.prNumber !== undefined && job.prNumber === moved.prNumber;
   return onBranch || onPr;
 }
-
-export { canTrigger } from "../outbound/permission.js";
