@@ -194,9 +194,13 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
     deadlineMs: config.env.HYPOFIX_JOB_DEADLINE_MS,
     dailyJobsPerRepo: config.env.HYPOFIX_REPO_DAILY_JOBS,
   });
-  closeOnSignals(worker, log);
+  const poolSize = config.env.HYPOFIX_SANDBOX_POOL_SIZE;
+  const pool = poolSize > 0 ? usePool(poolSize, log) : undefined;
+  // Idle pooled containers go with the worker, before it exits (the reaper removes any a kill leaves).
+  closeOnSignals(worker, log, async () => pool?.drain());
+  pool?.warm({ image: config.sandbox.image, limits: config.sandbox.limits });
   // Sandboxes of crashed workers, and any past its deadline, go while this worker stays warm.
-  startReaper(dockerClient(), { log });
+  startReaper(dockerClient(), { log, intervalMs: config.env.HYPOFIX_REAPER_INTERVAL_MS });
   // Checkouts of killed workers: no job lives past its deadline, so twice that is garbage.
   const sweepCheckouts = () =>
     removeStaleCheckouts(2 * config.env.HYPOFIX_JOB_DEADLINE_MS).then(
@@ -215,13 +219,6 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
       log,
       intervalMs: config.env.HYPOFIX_REDELIVERY_INTERVAL_MS,
     });
-  }
-  const poolSize = config.env.HYPOFIX_SANDBOX_POOL_SIZE;
-  if (poolSize > 0) {
-    const pool = usePool(poolSize, log);
-    pool.warm({ image: config.sandbox.image, limits: config.sandbox.limits });
-    // Idle pooled containers go with the worker (the reaper removes any a kill leaves).
-    worker.worker.on("closing", () => void pool.drain());
   }
   log.info({ concurrency, sandboxPool: poolSize }, "worker waiting for jobs");
 }

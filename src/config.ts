@@ -51,6 +51,8 @@ export const envSchema = z.object({
   HYPOFIX_SANDBOX_MAX_AGE_MS: intFromEnv(60 * 60_000),
   /** Pre-started sandboxes a worker keeps per image it has used; 0 turns the pool off. */
   HYPOFIX_SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(1),
+  /** How often a worker removes sandboxes of dead workers on its host and any past its deadline. */
+  HYPOFIX_REAPER_INTERVAL_MS: intFromEnv(30_000),
 
   /** A job running longer is stopped (its signal aborts) and fails for good. */
   HYPOFIX_JOB_DEADLINE_MS: intFromEnv(30 * 60_000),

@@ -261,12 +261,21 @@ async function finish(
   return earlier?.state === "completed" ? earlier.summary : summary;
 }
 
-/** Closes the worker on SIGINT/SIGTERM: running jobs stop at their next check and go back to the queue. */
-export function closeOnSignals(worker: HypofixWorker, log: Logger): void {
+/**
+ * Closes the worker on SIGINT/SIGTERM: running jobs stop at their next check and go
+ * back to the queue; then `afterClose` (e.g. draining the sandbox pool) finishes
+ * before the process exits, so nothing of this worker outlives it.
+ */
+export function closeOnSignals(
+  worker: HypofixWorker,
+  log: Logger,
+  afterClose: () => Promise<unknown> = async () => undefined,
+): void {
   const stop = (signal: string) => {
     log.info({ signal }, "shutting down worker; running jobs go back to the queue");
     worker
       .close()
+      .then(afterClose)
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err: String(err) }, "worker close failed");

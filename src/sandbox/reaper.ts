@@ -52,8 +52,9 @@ export async function reapLeftovers(docker: Docker, log?: Logger): Promise<strin
       try {
         await docker.getContainer(id).remove({ force: true });
       } catch (err) {
-        // Another process may have reaped it at the same moment.
-        if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+        // Another process may have reaped it at the same moment (gone, or its removal in progress).
+        const status = (err as { statusCode?: number }).statusCode;
+        if (status !== 404 && status !== 409) throw err;
       }
     }),
   );
@@ -79,7 +80,7 @@ export function startReaper(docker: Docker, options: { intervalMs?: number; log?
       .finally(() => (running = undefined));
   };
   tick();
-  const timer = setInterval(tick, options.intervalMs ?? 60_000);
+  const timer = setInterval(tick, options.intervalMs ?? 30_000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -21,7 +21,8 @@ import { RedisServer } from "../helpers/redis-server.js";
  * backed by a real git repository (refs, fast-forward checks, pull requests and
  * comments with state), the real Docker sandbox. Each scenario fixes a fresh commit of the
  * bundled example and must end with one pull request, one completed job, no 5xx on
- * any delivery and no leftover sandbox within 60 s. The table is printed at the end.
+ * any delivery and no leftover sandbox within 60 s (a dead worker's reaped by a live
+ * one, a stopped worker's drained as it exits). The table is printed at the end.
  */
 const REDIS_PORT = 7110;
 const SERVE_PORT = 7120;
@@ -238,6 +239,7 @@ describe("fault suite", () => {
     )
       .split("\n")
       .filter((line) => line && pids.some((pid) => pid !== undefined && line.endsWith(` ${pid}`)));
+  /** Waits up to 60 s for the processes' sandbox containers to go; returns how many are left. */
   const leftoverAfter = async (pids: (number | undefined)[]) => {
     const until = Date.now() + 60_000;
     while (sandboxes(pids).length > 0 && Date.now() < until) await sleep(1000);
@@ -245,21 +247,39 @@ describe("fault suite", () => {
   };
   /** Pull requests Hypofix opened for the scenario's branch. */
   const prsFor = (branch: string) => repo.pulls.filter((p) => p.base === branch).length;
+  const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
+  /**
+   * Records the scenario's row. Leftover containers: those of its dead workers must
+   * go while the live ones run (their reaper), then the live ones are stopped with
+   * SIGTERM and must exit 0 taking their own (the idle pool) with them.
+   */
   const record = async (
     scenario: string,
     { sha, branch }: { sha: string; branch: string },
     statuses: number[],
-    pids: (number | undefined)[],
+    workers: (ChildProcess | undefined)[],
     recovery: string,
   ) => {
     const state = await finished(sha);
+    const started = workers.filter((w): w is ChildProcess => w !== undefined);
+    const dead = started.filter(gone);
+    const live = started.filter((w) => !gone(w));
+    const leftDead = await leftoverAfter(dead.map((w) => w.pid));
+    const codes = await Promise.all(
+      live.map((w) => {
+        const code = exited(w);
+        w.kill("SIGTERM");
+        return code;
+      }),
+    );
+    const leftLive = await leftoverAfter(live.map((w) => w.pid));
     const row: Row = {
       scenario,
       prs: prsFor(branch),
       state: `${state} (${(await jobsFor(sha)).length} job)`,
       fiveXX: statuses.filter((s) => s >= 500).length,
-      leftover: await leftoverAfter(pids),
+      leftover: leftDead + leftLive,
       recovery,
     };
     rows.push(row);
@@ -267,6 +287,9 @@ describe("fault suite", () => {
     expect.soft(state, `${scenario}: job state`).toBe("completed");
     expect.soft(row.fiveXX, `${scenario}: 5xx deliveries`).toBe(0);
     expect.soft(row.leftover, `${scenario}: leftover containers`).toBe(0);
+    expect
+      .soft(codes, `${scenario}: exit codes of the workers stopped with SIGTERM`)
+      .toEqual(live.map(() => 0));
   };
   const untilSandbox = (pid: number | undefined) =>
     waitFor("a sandbox", () => sandboxes([pid]).length > 0 || undefined, 120_000);
@@ -295,9 +318,7 @@ describe("fault suite", () => {
     a.kill("SIGKILL");
     const b = spawnHypofix("worker-b", ["worker"]);
     const recovery = await retakenAfter(sha, t0);
-    await record("worker SIGKILL mid-sandbox", { sha, branch }, statuses, [a.pid, b.pid], recovery);
-    b.kill("SIGTERM");
-    await exited(b);
+    await record("worker SIGKILL mid-sandbox", { sha, branch }, statuses, [a, b], recovery);
   });
 
   it("worker SIGKILL right after the pull request", async () => {
@@ -313,9 +334,7 @@ describe("fault suite", () => {
     const statuses = [await deliver(body)];
     await waitFor("the pull request", () => t0 || undefined, 240_000);
     const recovery = await retakenAfter(sha, t0);
-    await record("worker SIGKILL right after the PR", { sha, branch }, statuses, [a.pid, b?.pid], recovery);
-    b?.kill("SIGTERM");
-    if (b) await exited(b);
+    await record("worker SIGKILL right after the PR", { sha, branch }, statuses, [a, b], recovery);
   });
 
   for (const outageMs of [5_000, 25_000]) {
@@ -334,11 +353,9 @@ describe("fault suite", () => {
         `Redis restart ${outageMs / 1000} s (lock 15 s)`,
         { sha, branch },
         statuses,
-        [a.pid],
+        [a],
         recovery,
       );
-      a.kill("SIGTERM");
-      await exited(a);
     });
   }
 
@@ -356,11 +373,9 @@ describe("fault suite", () => {
       `webhook after ${IDLE_MS > 0 ? `${IDLE_MS / 1000} s` : "simulated 150 s"} idle`,
       { sha, branch },
       statuses,
-      [a.pid],
+      [a],
       `${limiterKeys.length} limiter keys in Redis`,
     );
-    a.kill("SIGTERM");
-    await exited(a);
   });
 
   it("burst of 20 redeliveries", async () => {
@@ -374,11 +389,9 @@ describe("fault suite", () => {
       "burst of 20 redeliveries",
       { sha, branch },
       statuses,
-      [a.pid],
+      [a],
       `${(await jobsFor(sha)).length} job queued`,
     );
-    a.kill("SIGTERM");
-    await exited(a);
   });
 
   it("SIGTERM mid-job", async () => {
@@ -395,11 +408,9 @@ describe("fault suite", () => {
       "SIGTERM mid-job",
       { sha, branch },
       statuses,
-      [a.pid, b.pid],
+      [a, b],
       `worker exit ${code} after ${((Date.now() - t0) / 1000).toFixed(1)} s to finish`,
     );
     expect.soft(code, "SIGTERM exit code").toBe(0);
-    b.kill("SIGTERM");
-    await exited(b);
   });
 });
