@@ -1,13 +1,12 @@
 import nock from "nock";
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { UserError } from "../../src/errors.js";
 import { BudgetExceeded, LlmError } from "../../src/llm/errors.js";
 import { createChatModel, OpenAIChatModel } from "../../src/llm/openai-model.js";
 import type { ToolSpec } from "../../src/llm/types.js";
-import { REDACT_PATHS } from "../../src/log.js";
+import { createLogger } from "../../src/log.js";
+import { logSink } from "../helpers/log-sink.js";
 
 const BASE = "http://llm.test:8000";
 const KEY = "sk-test-secret-4242";
@@ -188,14 +187,8 @@ describe("OpenAIChatModel", () => {
         auth = this.req.headers.authorization as string | undefined;
         return [200, textCompletion("hello")];
       });
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const log = pino({ level: "debug", redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, sink);
+    const { lines, sink } = logSink();
+    const log = createLogger("debug", sink);
     const config = loadConfig({
       HYPOFIX_LLM_BASE_URL: "http://localhost:11434/v1",
       HYPOFIX_LLM_MODEL: "qwen2.5",
