@@ -4,7 +4,7 @@ import { canTrigger } from "../github/outbound/permission.js";
 import type { Checkout } from "../github/outbound/checkout.js";
 import type { BlockedFix, PublishedFix } from "../github/outbound/publish.js";
 import type { PullRequestInfo, RepoHost } from "../github/outbound/repo-host.js";
-import { configProblemReply, refusalMarker, refusalReply, staleHeadReply } from "../report/check-run.js";
+import { configProblemReply, refusalReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
 import { blockedNote, proposedNote } from "../report/fix-notes.js";
 import type { RepoConfig } from "../repo-config.js";
@@ -190,10 +190,10 @@ async function admitCommand(
   const login = job.requestedBy;
   const permission = await host.permission(login);
   if (!canTrigger(permission)) {
-    const marker = refusalMarker(login);
-    const earlier = (await host.comments(job.prNumber)).some((c) => c.byBot && c.body.includes(marker));
-    if (!earlier) await host.comment(job.prNumber, refusalReply(login, command));
-    log.info({ permission, repliedBefore: earlier }, "command refused: no write access");
+    // Keyed by the login (case-insensitive on GitHub): a later command finds this reply and posts none.
+    const key = `refused:${login.toLowerCase().replace(/[^a-z0-9-]/g, "")}`;
+    await host.comment(job.prNumber, refusalReply(login), key);
+    log.info({ permission }, "command refused: no write access");
     return { refused: `${login} has ${permission} access, not write` };
   }
   const pr = await host.pullRequest(job.prNumber);

@@ -55,14 +55,12 @@ export function checkRunEnd(
   return { title, summary: parts.join("\n\n") };
 }
 
-/** Marker in a refusal reply, so that a user is refused at most once per pull request. */
-export function refusalMarker(login: string): string {
-  return `<!-- hypofix:refused ${login.toLowerCase().replace(/[^a-z0-9[\]-]/g, "")} -->`;
-}
-
-/** The one reply to a command from someone without write access. */
-export function refusalReply(login: string, command: string): string {
-  return `${mention(login)} only users with write access can run ${text(`\`/${command}\``)}; later commands from you on this pull request get no reply.\n\n${refusalMarker(login)}`;
+/**
+ * The one reply to a command from someone without write access. The same words
+ * whichever command was refused, so a later one finds this reply unchanged.
+ */
+export function refusalReply(login: string): string {
+  return `${mention(login)} only users with write access can run \`/fix\` or \`/explain\`; later commands from you on this pull request get no reply.`;
 }
 
 /** The reply to a command whose pull request got a new head after the comment was written. */

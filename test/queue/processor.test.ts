@@ -7,7 +7,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GitHubClient } from "../../src/github/outbound/publish.js";
 import { createRepoHost } from "../../src/github/outbound/repo-host.js";
 import type { HypofixJob } from "../../src/queue/job.js";
-import { createFinalFailureHook, createJobProcessor, type FixRequest } from "../../src/queue/processor.js";
+import {
+  createFinalFailureHook,
+  createJobProcessor,
+  type FixRequest,
+  type ProcessorDeps,
+} from "../../src/queue/processor.js";
 import { JobStopped } from "../../src/queue/worker.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
@@ -94,7 +99,7 @@ beforeEach(() => {
   github.requests.length = 0;
 });
 
-const processor = createJobProcessor({
+const deps: ProcessorDeps = {
   async connect(_installationId, repo) {
     const octokit = new ProbotOctokit({
       auth: { token: "ghs_test" },
@@ -117,7 +122,8 @@ const processor = createJobProcessor({
   async explain() {
     throw new Error("not used here");
   },
-});
+};
+const processor = createJobProcessor(deps);
 
 const command = (over: Partial<HypofixJob> = {}): HypofixJob => ({
   kind: "ci-failure",
@@ -139,9 +145,20 @@ const posted = (path: RegExp) => github.requests.filter((r) => r.method === "POS
 describe("the job processor's checks before the pipeline", () => {
   it("refuses a command from a user without write access once per pull request, and runs nothing", async () => {
     expect(await run(command({ requestedBy: "reader", commentId: 6 }))).toMatchObject({ status: "refused" });
-    expect(await run(command({ requestedBy: "reader", commentId: 7 }))).toMatchObject({ status: "refused" });
     expect(comments[8]).toHaveLength(1);
-    expect(comments[8]![0]!.body).toMatch(/^@reader only users with write access can run `\/fix`/);
+    expect(comments[8]![0]!.body).toMatch(
+      /^@reader only users with write access can run `\/fix` or `\/explain`/,
+    );
+    // Asked again (another command) after a worker restart: the reply on GitHub is found, none added.
+    const restarted = createJobProcessor(deps);
+    const again = command({ kind: "explain", requestedBy: "reader", commentId: 7 });
+    expect(
+      await restarted(again, { jobId: "k", attempt: 1, log, signal: new AbortController().signal }),
+    ).toMatchObject({
+      status: "refused",
+    });
+    expect(comments[8]).toHaveLength(1);
+    expect(github.requests.filter((r) => r.method !== "GET" && r.path.includes("comments"))).toHaveLength(1);
     // Another user (not even a collaborator: a 404) still gets their own one reply.
     await run(command({ requestedBy: "stranger", commentId: 9 }));
     expect(comments[8]).toHaveLength(2);
@@ -173,6 +190,7 @@ describe("the job processor's checks before the pipeline", () => {
       "completed/neutral: Hypofix: no-fix",
     ]);
     expect(checks.states.at(-1)!.output!.summary).toMatch(/^no hypothesis led to an edit\n\nPhases:/);
+    expect((comments[8] ?? []).filter((c) => c.body.includes("write access"))).toEqual([]);
   });
 
   it("ends an invalid configuration as action_required with the problem, before any work", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkRunEnd, checkRunProgress, refusalMarker, refusalReply } from "../../src/report/check-run.js";
+import { checkRunEnd, checkRunProgress } from "../../src/report/check-run.js";
 
 describe("check-run text", () => {
   it("lists the phases done so far, untrusted lines made inert", () => {
@@ -20,10 +20,5 @@ describe("check-run text", () => {
     expect(end.summary).toBe("fixed: [#17](https://github.example/o/r/pull/17)");
     const odd = checkRunEnd("t", "fixed:", [], { link: { label: "#17", url: "javascript:alert(1)" } });
     expect(odd.summary).not.toContain("](");
-  });
-
-  it("marks a refusal with the user, case-insensitively, so it is sent once", () => {
-    expect(refusalReply("Reader", "fix")).toContain(refusalMarker("reader"));
-    expect(refusalReply("reader", "fix")).not.toContain(refusalMarker("someone"));
   });
 });

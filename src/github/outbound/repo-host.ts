@@ -18,7 +18,6 @@ import {
   publishFix,
   publishedFix,
   reportCheckRun,
-  ownComment,
   upsertComment,
   type BlockedFix,
   type CheckOutcome,
@@ -79,8 +78,6 @@ export interface RepoHost {
   /** The user's permission level on the repository. */
   permission(username: string): Promise<string>;
   reactToComment(commentId: number, content: "eyes"): Promise<void>;
-  /** Comments on an issue or pull request, oldest first. */
-  comments(issueNumber: number): Promise<{ body: string; byBot: boolean }[]>;
   /** When a commit was committed (its committer date). */
   committedAt(sha: string): Promise<string>;
 }
@@ -147,14 +144,6 @@ export function createRepoHost(
     permission: (username) => permissionOf(octokit, repo, username),
     async reactToComment(commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
-    },
-    async comments(issueNumber) {
-      const all = await octokit.paginate(octokit.rest.issues.listComments, {
-        ...repo,
-        issue_number: issueNumber,
-        per_page: 100,
-      });
-      return all.map((c) => ({ body: c.body ?? "", byBot: ownComment(c, appId) }));
     },
     async committedAt(sha) {
       const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
