@@ -12,6 +12,7 @@ import { startRedelivery, type AppHookApi } from "./github/inbound/redeliver.js"
 import { removeStaleCheckouts } from "./github/outbound/stale-checkouts.js";
 import { createPythonRuntime } from "./lang/python/index.js";
 import { createChatModel } from "./llm/openai-model.js";
+import type { TokenLedger } from "./llm/token-ledger.js";
 import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
@@ -20,6 +21,7 @@ import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } fr
 import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
+import { redisTokenLedger } from "./queue/repo-limits.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
@@ -40,27 +42,39 @@ export function defaultEngine(config: Config): "offline" | "llm" {
 /**
  * The parts of a fix run that depend on the engine: the debugging engine, the
  * Python runtime, the audit of the validated patch, and the model's token use.
- * The CLI and the App's worker build a run the same way.
+ * The CLI and the App's worker build a run the same way. A repository whose daily
+ * tokens are spent before the run starts is fixed without the model, as when none
+ * is configured; the report's localization row says why (AutoFL unavailable).
  */
-export function createFixRun(options: {
+export async function createFixRun(options: {
   engine: "offline" | "llm";
   config: Config;
   repoConfig: RepoConfig;
   log: Logger;
-}): Pick<FixOptions, "engine" | "makeRuntime" | "audit" | "usage" | "localizer"> {
+  /** The repository's daily token count (the App's worker); the CLI has the per-job budget only. */
+  ledger?: TokenLedger;
+}): Promise<Pick<FixOptions, "engine" | "makeRuntime" | "audit" | "usage" | "localizer">> {
   const { config, repoConfig, log } = options;
-  const model = options.engine === "llm" ? createChatModel(config, log) : undefined;
+  const makeRuntime: FixOptions["makeRuntime"] = (sandbox, where) =>
+    createPythonRuntime(sandbox, { log, ...where });
+  const model = options.engine === "llm" ? createChatModel(config, log, options.ledger) : undefined;
+  const refused = await model?.refusal();
+  if (model && !refused) {
+    return {
+      engine: createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches }),
+      makeRuntime,
+      audit: pipelineAudit({ engine: "llm", model }),
+      usage: () => model.usage,
+      localizer: autoflLocalizer(model, log),
+    };
+  }
+  if (refused) log.info({ reason: refused.message }, "model skipped; the offline engine runs");
   return {
-    engine: model
-      ? createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches })
-      : createOfflineEngine(),
-    makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, { log, ...where }),
-    audit: pipelineAudit({ engine: model ? "llm" : "offline", ...(model ? { model } : {}) }),
-    ...(model
-      ? {
-          usage: () => model.usage,
-          localizer: autoflLocalizer(model, log),
-        }
+    engine: createOfflineEngine(),
+    makeRuntime,
+    audit: pipelineAudit({ engine: "offline" }),
+    ...(refused
+      ? { localizer: async () => ({ entries: [], agreement: 0, runs: 0, unavailable: refused.message }) }
       : {}),
   };
 }
@@ -90,8 +104,16 @@ export function autoflLocalizer(
   };
 }
 
-/** The worker's real dependencies: Probot's installation auth, the pipeline, the audit. Always the Docker sandbox. */
-export function workerDeps(probot: Probot, config: Config, log: Logger): ProcessorDeps {
+/**
+ * The worker's real dependencies: Probot's installation auth, the pipeline, the audit. Always the Docker
+ * sandbox. `ledger` gives each repository's daily token count; every model call of its jobs counts against it.
+ */
+export function workerDeps(
+  probot: Probot,
+  config: Config,
+  log: Logger,
+  ledger: (repository: string) => TokenLedger,
+): ProcessorDeps {
   const engine = defaultEngine(config);
   return {
     async connect(installationId, repo) {
@@ -111,7 +133,13 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
       );
     },
     async fix(request) {
-      const run = createFixRun({ engine, config, repoConfig: request.repoConfig, log: request.context.log });
+      const run = await createFixRun({
+        engine,
+        config,
+        repoConfig: request.repoConfig,
+        log: request.context.log,
+        ledger: ledger(request.repository),
+      });
       const outcome = await runFix({
         ...run,
         repoDir: request.repoDir,
@@ -121,7 +149,7 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         repoConfig: request.repoConfig,
         headSha: request.headSha,
         log: request.context.log,
-        ...(request.repository ? { repository: request.repository } : {}),
+        repository: request.repository,
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
         ...(request.onPhase ? { onPhase: request.onPhase } : {}),
         signal: request.context.signal,
@@ -139,7 +167,7 @@ export function workerDeps(probot: Probot, config: Config, log: Logger): Process
         sandbox: "docker",
         config,
         log: request.context.log,
-        ...(engine === "llm" ? { model: createChatModel(config, log) } : {}),
+        ...(engine === "llm" ? { model: createChatModel(config, log, ledger(request.repository)) } : {}),
       });
     },
   };
@@ -182,7 +210,12 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   const log = createLogger(config.env.LOG_LEVEL);
   await assertRedisReachable(config.env.REDIS_URL);
   const probot = createAppProbot(config, log, false);
-  const deps = workerDeps(probot, config, log);
+  const keys = queueKeys(config.env.HYPOFIX_QUEUE_NAME);
+  const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
+  redis.on("error", () => undefined);
+  const deps = workerDeps(probot, config, log, (repository) =>
+    redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
+  );
   const processor = createJobProcessor(deps);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),
@@ -210,12 +243,10 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   await sweepCheckouts();
   setInterval(() => void sweepCheckouts(), 10 * 60_000).unref();
   if (config.env.HYPOFIX_REDELIVERY_INTERVAL_MS > 0) {
-    const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
-    redis.on("error", () => undefined);
     // probot.auth() without an installation is the App itself (JWT); AppHookApi names the two routes it uses.
     startRedelivery(async () => (await probot.auth()) as unknown as AppHookApi, {
       redis,
-      keys: queueKeys(config.env.HYPOFIX_QUEUE_NAME),
+      keys,
       log,
       intervalMs: config.env.HYPOFIX_REDELIVERY_INTERVAL_MS,
     });

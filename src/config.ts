@@ -58,6 +58,8 @@ export const envSchema = z.object({
   HYPOFIX_JOB_DEADLINE_MS: intFromEnv(30 * 60_000),
   /** Jobs one repository may start per UTC day; 0: no limit. */
   HYPOFIX_REPO_DAILY_JOBS: z.coerce.number().int().min(0).default(50),
+  /** Model tokens (prompt + completion) one repository's jobs may spend per UTC day; 0: no limit. */
+  HYPOFIX_REPO_DAILY_TOKENS: z.coerce.number().int().min(0).default(2_000_000),
   /** How often the worker looks for failed webhook deliveries to redeliver; 0: never. */
   HYPOFIX_REDELIVERY_INTERVAL_MS: z.coerce
     .number()

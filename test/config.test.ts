@@ -24,4 +24,23 @@ describe("loadConfig", () => {
   it("rejects a malformed Redis URL", () => {
     expect(() => loadConfig({ REDIS_URL: "not a url" })).toThrow(/REDIS_URL/);
   });
+
+  it("reads the daily token quota per repository: 2,000,000 by default, 0 for no limit", () => {
+    expect(loadConfig({}).env.HYPOFIX_REPO_DAILY_TOKENS).toBe(2_000_000);
+    expect(loadConfig({ HYPOFIX_REPO_DAILY_TOKENS: "0" }).env.HYPOFIX_REPO_DAILY_TOKENS).toBe(0);
+    expect(loadConfig({ HYPOFIX_REPO_DAILY_TOKENS: "500000" }).env.HYPOFIX_REPO_DAILY_TOKENS).toBe(500_000);
+  });
+
+  it.each(["2M", "-1", "1.5"])("refuses %j as the daily token quota, naming the variable", (value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ HYPOFIX_REPO_DAILY_TOKENS: value });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(UserError);
+    expect((caught as UserError).message).toMatch(
+      /^invalid environment variable HYPOFIX_REPO_DAILY_TOKENS: /,
+    );
+  });
 });

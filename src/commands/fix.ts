@@ -100,7 +100,7 @@ interface RunContext {
 
 async function fixLocal(repoDir: string, opts: FixCliOptions, { config, log, progress }: RunContext) {
   const repoConfig = await loadRepoConfig(repoDir);
-  const run = createFixRun({ engine: opts.engine, config, repoConfig, log });
+  const run = await createFixRun({ engine: opts.engine, config, repoConfig, log });
   return runFix({
     ...run,
     repoDir: resolve(repoDir),
@@ -159,7 +159,7 @@ async function fixRemote(
   const host = createRepoHost(octokit, token, repo);
   const checkout = await host.checkout(failure.headSha);
   try {
-    const run = createFixRun({ engine: opts.engine, config, repoConfig, log });
+    const run = await createFixRun({ engine: opts.engine, config, repoConfig, log });
     const outcome = await runFix({
       ...run,
       repoDir: checkout.dir,

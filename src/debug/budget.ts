@@ -2,6 +2,8 @@
 export class Budget {
   experiments = 0;
   tokens = 0;
+  /** Why the model refused a call (the job's or the repository's daily tokens are spent), once it did. */
+  private refused?: string;
   private readonly deadline: number;
 
   constructor(
@@ -16,6 +18,7 @@ export class Budget {
     if (this.experiments >= this.limits.maxExperiments) {
       return `experiment budget of ${this.limits.maxExperiments} used up`;
     }
+    if (this.refused !== undefined) return this.refused;
     if (this.tokens >= this.limits.maxTokens) return `LLM token budget of ${this.limits.maxTokens} used up`;
     if (this.now() >= this.deadline)
       return `wall-clock budget of ${Math.round(this.limits.wallClockMs / 1000)} s used up`;
@@ -32,6 +35,11 @@ export class Budget {
 
   spendTokens(n: number): void {
     this.tokens += n;
+  }
+
+  /** The model refused to be called (its own count of the tokens, or the day's, ran out): no token is left. */
+  refuseTokens(why: string): void {
+    this.refused = why;
   }
 }
 

@@ -62,6 +62,8 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
         }
       } catch (err) {
         if (!(err instanceof BudgetExceeded)) throw err;
+        // The run's reason then says which limit stopped the model.
+        budget.refuseTokens(err.message);
         loop.stop = "budget";
       }
       return { steps: loop.steps, candidates, done: loop.done, stop: loop.stop };

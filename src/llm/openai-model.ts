@@ -9,6 +9,7 @@ import { UserError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Usage } from "../result.js";
 import { BudgetExceeded, LlmError } from "./errors.js";
+import { allowance, type TokenLedger } from "./token-ledger.js";
 import type { ChatChoice, ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall } from "./types.js";
 
 export interface OpenAIModelOptions {
@@ -20,6 +21,8 @@ export interface OpenAIModelOptions {
   timeoutMs: number;
   /** Prompt + completion tokens this job may spend. */
   tokenBudget: number;
+  /** The repository's daily token count (the App's worker); absent: the job's budget is the only limit. */
+  ledger?: TokenLedger;
   /** Retries with the client's exponential backoff on 408/409/429/5xx and connection errors. */
   maxRetries?: number;
   log?: Logger;
@@ -47,9 +50,20 @@ export class OpenAIChatModel implements ChatModel {
     return { ...this.totals };
   }
 
+  /** Why no call may be made now (the job's budget or its repository's day is spent); undefined when one may. */
+  async refusal(): Promise<BudgetExceeded | undefined> {
+    const { ledger } = this.options;
+    const left = allowance(
+      { spent: this.totals.promptTokens + this.totals.completionTokens, budget: this.options.tokenBudget },
+      ledger ? { spent: await ledger.spent(), limit: ledger.limit } : undefined,
+    );
+    return left.left <= 0 ? new BudgetExceeded(left.spent, left.budget, left.scope) : undefined;
+  }
+
   async complete(request: ChatRequest): Promise<ChatResponse> {
-    const spent = this.totals.promptTokens + this.totals.completionTokens;
-    if (spent >= this.options.tokenBudget) throw new BudgetExceeded(spent, this.options.tokenBudget);
+    const refused = await this.refusal();
+    if (refused) throw refused;
+    const { ledger } = this.options;
 
     const started = Date.now();
     let completion: ChatCompletion;
@@ -65,6 +79,10 @@ export class OpenAIChatModel implements ChatModel {
     this.totals.llmCalls += 1;
     this.totals.promptTokens += usage.promptTokens;
     this.totals.completionTokens += usage.completionTokens;
+    // The answer is paid for either way: a count that cannot be written loses these tokens, not the answer.
+    await ledger?.add(usage.promptTokens + usage.completionTokens).catch((err: unknown) => {
+      this.options.log?.warn({ err: String(err) }, "could not count the call against the daily token quota");
+    });
     this.options.log?.debug(
       {
         model: this.options.model,
@@ -153,8 +171,11 @@ function toLlmError(err: unknown): LlmError {
 /** Endpoints that always need a key. */
 const HOSTED = /(^|\.)openai\.com$|\.openai\.azure\.com$|\.azure\.com$/;
 
-/** The model for `--engine llm`; a UserError saying what to set when the configuration cannot work. */
-export function createChatModel(config: Config, log?: Logger): ChatModel {
+/**
+ * The model for `--engine llm`; a UserError saying what to set when the configuration cannot work.
+ * With a ledger, calls also count against the repository's daily token quota.
+ */
+export function createChatModel(config: Config, log?: Logger, ledger?: TokenLedger): OpenAIChatModel {
   const { baseURL, apiKey, model, timeoutMs, tokenBudget } = config.llm;
   if (!baseURL && !apiKey) {
     throw new UserError(
@@ -175,6 +196,7 @@ export function createChatModel(config: Config, log?: Logger): ChatModel {
     model,
     timeoutMs,
     tokenBudget,
+    ...(ledger ? { ledger } : {}),
     ...(log ? { log } : {}),
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Redis keys and channels Hypofix keeps beside a BullMQ queue (cancellations,
- * outcomes, per-repository locks, quotas). One place, so the webhook side and
+ * outcomes, per-repository locks, job and token quotas). One place, so the webhook side and
  * the worker agree on them. Everything lives under `hypofix:<queue>:`.
  */
 export function queueKeys(queueName: string) {
@@ -16,6 +16,8 @@ export function queueKeys(queueName: string) {
     repoLock: (repo: string) => `${base}:repo-lock:${repo.toLowerCase()}`,
     /** Jobs started for a repository on a UTC day (a set of job ids). */
     quota: (repo: string, day: string) => `${base}:quota:${repo.toLowerCase()}:${day}`,
+    /** Model tokens a repository's jobs spent on a UTC day (a counter). */
+    tokens: (repo: string, day: string) => `${base}:tokens:${repo.toLowerCase()}:${day}`,
     /** A delivery guid Hypofix asked GitHub to redeliver, with the number of times. */
     redelivered: (guid: string) => `${base}:redelivered:${guid}`,
     /** Held by the process sweeping the App's deliveries, so only one does at a time. */

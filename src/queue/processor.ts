@@ -22,8 +22,8 @@ export interface FixRequest {
   repoConfig: RepoConfig;
   /** The CI log's failure excerpt, for the debugging prompt and the report. */
   ciLog?: string;
-  /** owner/name: environments are cached per repository. */
-  repository?: string;
+  /** owner/name, lower case: environments are cached, and model tokens counted, per repository. */
+  repository: string;
   /** False for a fork's head: its setup never runs with network (the environment phase says so). */
   allowSetupNetwork?: boolean;
   /** Each finished pipeline phase (the check run's summary follows it). */
@@ -33,6 +33,8 @@ export interface FixRequest {
 
 export interface ExplainRequest {
   repoDir: string;
+  /** owner/name, lower case: model tokens are counted per repository. */
+  repository: string;
   base: string;
   head: string;
   /** Pull request title and description: the explanation whose claims are audited. */
@@ -392,6 +394,7 @@ async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
   try {
     const { markdown } = await deps.explain({
       repoDir: checkout.dir,
+      repository: `${job.repo.owner}/${job.repo.name}`.toLowerCase(),
       base: pr.baseSha,
       head: job.headSha,
       description: [pr.title, pr.body].join("\n\n"),

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import type { TokenLedger } from "../llm/token-ledger.js";
 import type { QueueKeys } from "./keys.js";
 
 /** Deletes the key only while it still holds our token (a lock that expired may be someone else's now). */
@@ -47,6 +48,9 @@ export function utcDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
+/** A day's quota keys outlive the day by one, so a job running across midnight finds its count. */
+const QUOTA_TTL_S = 2 * 24 * 3600;
+
 /**
  * Counts a job against its repository's daily quota (once per job, however often it
  * runs) and says whether it is within it. A limit of 0 means no limit.
@@ -65,10 +69,34 @@ export async function withinDailyQuota(
     .multi()
     .sadd(key, jobId)
     .scard(key)
-    .expire(key, 2 * 24 * 3600)
+    .expire(key, QUOTA_TTL_S)
     .exec()) as [[unknown, number], [unknown, number], unknown];
   if (used <= limit) return { ok: true, used, key };
   // A refused job takes no place in the count.
   if (added === 1) await redis.srem(key, jobId);
   return { ok: false, used: used - (added === 1 ? 1 : 0), key };
+}
+
+/**
+ * A repository's daily model-token count in Redis: each call's tokens are added
+ * atomically (INCRBY, with the key's expiry in the same transaction), so concurrent
+ * workers and jobs never lose a count. A limit of 0 means no limit; usage is still counted.
+ */
+export function redisTokenLedger(
+  redis: Redis,
+  keys: QueueKeys,
+  repo: string,
+  limit: number,
+  now: () => number = Date.now,
+): TokenLedger {
+  return {
+    limit,
+    async spent() {
+      return Number((await redis.get(keys.tokens(repo, utcDay(now())))) ?? 0);
+    },
+    async add(tokens) {
+      const key = keys.tokens(repo, utcDay(now()));
+      await redis.multi().incrby(key, tokens).expire(key, QUOTA_TTL_S).exec();
+    },
+  };
 }

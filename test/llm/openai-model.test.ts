@@ -6,6 +6,7 @@ import { BudgetExceeded, LlmError } from "../../src/llm/errors.js";
 import { createChatModel, OpenAIChatModel } from "../../src/llm/openai-model.js";
 import type { ToolSpec } from "../../src/llm/types.js";
 import { createLogger } from "../../src/log.js";
+import { textCompletion } from "../helpers/chat-completion.js";
 import { logSink } from "../helpers/log-sink.js";
 
 const BASE = "http://llm.test:8000";
@@ -33,24 +34,6 @@ function toolCallCompletion(id: string, name: string, args: string) {
     ],
     usage: { prompt_tokens: 412, completion_tokens: 17, total_tokens: 429 },
     system_fingerprint: "fp_0ba0d124f1",
-  };
-}
-
-function textCompletion(content: string, usage = { prompt_tokens: 500, completion_tokens: 40 }) {
-  return {
-    id: "chatcmpl-DeF456",
-    object: "chat.completion",
-    created: 1732960001,
-    model: "gpt-4o-mini-2024-07-18",
-    choices: [
-      {
-        index: 0,
-        message: { role: "assistant", content, refusal: null },
-        logprobs: null,
-        finish_reason: "stop",
-      },
-    ],
-    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
 }
 
