@@ -23,7 +23,11 @@ export interface Allowance {
   budget: number;
 }
 
-/** The job's effective budget: the least of what is left of its own budget and of its repository's day. */
+/**
+ * The job's effective budget: the least of what is left of its own budget and of its
+ * repository's day. It is checked before each call, whose size is known only after it,
+ * so the last call may end past a limit by its own size (as the job's budget always has).
+ */
 export function allowance(
   job: { spent: number; budget: number },
   day?: { spent: number; limit: number },
