@@ -48,7 +48,10 @@ export function utcDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
-/** A day's quota keys outlive the day by one, so a job running across midnight finds its count. */
+/**
+ * Quota keys are named by their UTC day and read only during it: expiring two days after
+ * their last write keeps no old day in Redis, with room for workers' clocks to differ.
+ */
 const QUOTA_TTL_S = 2 * 24 * 3600;
 
 /**
