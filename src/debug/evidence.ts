@@ -57,6 +57,29 @@ export function scoreCandidate(c: CandidateFacts, ev: FailureEvidence | undefine
       add(100 + close, `The failing test raised ${failure}; at that moment ${where} held the keys ${keys}.`);
     } else add(10, `The failing test raised ${failure}, a key the mapping did not hold.`);
   }
+  // The other end of the same slip: where the value was stored under the name that was not looked up.
+  if (
+    ev.key &&
+    shape.literal &&
+    shape.literal.new === unquote(ev.key.key) &&
+    ev.key.keys.map(unquote).includes(shape.literal.old)
+  ) {
+    add(
+      90,
+      `The failing test raised ${failure}; the mapping held ${code(shape.literal.old)}, stored here, instead.`,
+    );
+  }
+  if (
+    ev.attribute &&
+    shape.attribute &&
+    shape.attribute.new === ev.attribute.name &&
+    ev.attribute.attributes.includes(shape.attribute.old)
+  ) {
+    add(
+      90,
+      `The failing test raised ${failure}; the object has ${code(shape.attribute.old)}, set here, instead.`,
+    );
+  }
   if (ev.attribute && shape.attribute && shape.attribute.old === ev.attribute.name) {
     const of = ev.attribute.type ? `the ${code(ev.attribute.type)} object` : "the object";
     if (ev.attribute.attributes.includes(shape.attribute.new)) {

@@ -8,12 +8,14 @@ import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
-import { breadthFirst } from "./schedule.js";
+import { breadthFirst, linesToTry } from "./schedule.js";
 import { editShape } from "./shape.js";
 import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate, Validation } from "./types.js";
 
 /** Lines tried at most, so a flat SBFL ranking cannot spend the budget on hundreds of ties. */
 const MAX_LINES = 25;
+/** Lines the first failing test never ran that are still tried (after a first fix, against another failing test). */
+const MAX_OTHER_LINES = 10;
 /** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
 const MAX_PAIRS = 12;
 const PAIR_WITH = 3;
@@ -49,7 +51,12 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const steps: StepRecord[] = [];
       const candidates: EngineRun["candidates"] = [];
       const failureText = bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure";
-      const lines = rankLines(bug.suspicious, options.minScore ?? 0).slice(0, MAX_LINES);
+      const lines = linesToTry(
+        rankLines(bug.suspicious, options.minScore ?? 0),
+        (l) => bug.reaches?.(bug.primaryTest, l.file, l.line),
+        MAX_LINES,
+        MAX_OTHER_LINES,
+      );
       const evidence =
         (await runtime.evidence(bug.primaryTest, {
           lines: lines.map((l) => ({ file: l.file, line: l.line })),
@@ -112,6 +119,14 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         // Before editing a line, a debugger experiment records the real values there, in the test it is judged by.
         const probeTest = base?.test ?? bug.primaryTest;
         const lineKey = `${probeTest} ${susp.file}:${susp.line}`;
+        // The coverage run already says whether the judging test runs this line: no experiment for one it never runs.
+        if (
+          !probed.has(lineKey) &&
+          item.suspicious &&
+          bug.reaches?.(probeTest, susp.file, susp.line) === false
+        ) {
+          probed.set(lineKey, undefined);
+        }
         if (!probed.has(lineKey)) {
           const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
           const probe = item.suspicious ? (item.probe?.expr ?? undefined) : undefined;
@@ -169,8 +184,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         const because = item.because ? ` ${item.because}` : "";
         if (
           base &&
-          base.item.candidate.file === candidate.file &&
-          base.item.candidate.line !== candidate.line
+          (base.item.candidate.file !== candidate.file || base.item.candidate.line !== candidate.line)
         ) {
           // On top of the edit that fixed the first failing test, against a test still failing.
           const edits = [...base.item.candidate.edits, ...candidate.edits];
@@ -216,6 +230,8 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         ) {
           base = { item, test: validation.stillFailing[0]! };
           queue.push(...unreached.splice(0));
+          // The same slip is often made twice (copied code): the edits like the first fix go next.
+          queue.splice(next + 1, queue.length, ...alikeFirst(queue.slice(next + 1), candidate));
           continue;
         }
         const moved = passed || !bug.failure ? 0 : progress(bug.failure, obs.failure, testFile);
@@ -422,15 +438,45 @@ async function toCandidate(
   bug: BugContext,
 ): Promise<EngineRun["candidates"][number] | undefined> {
   const file = at.candidate.file;
-  const before = await bug.readSource(file);
-  const applied = applyEdits(before, edits);
-  if (applied.problems.length > 0) return undefined;
+  // A fix may span files (the same slip copied into two modules): one file edit per file touched.
+  const files = [...new Set(edits.map((e) => e.file ?? file))];
+  const fileEdits = [];
+  for (const f of files) {
+    const before = await bug.readSource(f);
+    const applied = applyEdits(
+      before,
+      edits.filter((e) => (e.file ?? file) === f),
+    );
+    if (applied.problems.length > 0) return undefined;
+    fileEdits.push({ file: f, before, after: applied.source });
+  }
   const candidate = {
-    edits: [{ file, before, after: applied.source }],
+    edits: fileEdits,
     fromStep,
     at: { file, line: at.candidate.line, ...(at.fn ? { function: at.fn.qualname } : {}) },
   };
   return { candidate, validation: await validate(candidate) };
+}
+
+/**
+ * The hypotheses in their order, those whose edit is like `fix` first: the same replacement
+ * (`issued` → `due` elsewhere), then the same kind of mistake. Stable otherwise.
+ */
+export function alikeFirst<T extends { candidate: Pick<EngineCandidate, "family" | "edits"> }>(
+  items: T[],
+  fix: Pick<EngineCandidate, "family" | "edits">,
+): T[] {
+  const pairs = new Set(fix.edits.map((e) => (e.op === "REPLACE" ? `${e.old}\0${e.new}` : "")));
+  const alike = (c: T["candidate"]) =>
+    c.edits.some((e) => e.op === "REPLACE" && pairs.has(`${e.old}\0${e.new}`))
+      ? 0
+      : c.family === fix.family
+        ? 1
+        : 2;
+  return items
+    .map((item, order) => ({ item, order, rank: alike(item.candidate) }))
+    .sort((a, b) => a.rank - b.rank || a.order - b.order)
+    .map(({ item }) => item);
 }
 
 function rankLines(lines: SuspiciousLine[], minScore: number): SuspiciousLine[] {

@@ -63,3 +63,20 @@ export function breadthFirst<T extends Schedulable>(items: T[]): T[] {
     .map(({ item }) => item);
   return [...strong, ...ordered];
 }
+
+/**
+ * The suspicious lines worth editing against the test experiments judge by: the ones it ran
+ * first (an edit elsewhere cannot make it pass), up to `max`, then up to `others` it did not run,
+ * for a second fault another failing test shows. Each keeps its suspiciousness order, so a
+ * utility every failing test runs is not crowded out by lines only another failing test runs.
+ */
+export function linesToTry<T>(
+  lines: readonly T[],
+  reached: (line: T) => boolean | undefined,
+  max: number,
+  others: number,
+): T[] {
+  const first = lines.filter((l) => reached(l) !== false);
+  const rest = lines.filter((l) => reached(l) === false);
+  return [...first.slice(0, max), ...rest.slice(0, others)];
+}

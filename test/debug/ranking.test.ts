@@ -8,7 +8,8 @@ import {
   type CandidateFacts,
 } from "../../src/debug/evidence.js";
 import { progress } from "../../src/debug/progress.js";
-import { breadthFirst } from "../../src/debug/schedule.js";
+import { breadthFirst, linesToTry } from "../../src/debug/schedule.js";
+import { alikeFirst } from "../../src/debug/offline.js";
 import { editShape } from "../../src/debug/shape.js";
 import type { FailureEvidence } from "../../src/lang/python/types.js";
 
@@ -54,6 +55,22 @@ describe("editShape", () => {
   });
 });
 
+/** An AttributeError for `name` on a Cart with these attributes. */
+const cartAttributeError = (
+  name: string,
+  owner: string,
+  attributes: string[],
+  close: string[],
+): FailureEvidence => ({
+  ...none,
+  exception: {
+    type: "AttributeError",
+    message: `'Cart' object has no attribute '${name}'`,
+    classes: ["AttributeError"],
+  },
+  attribute: { name, type: "Cart", owner, attributes, close },
+});
+
 describe("scoreCandidate", () => {
   const keyError: FailureEvidence = {
     ...none,
@@ -75,22 +92,28 @@ describe("scoreCandidate", () => {
     expect(other.score).toBe(0);
   });
 
+  it("puts first the store whose key or attribute the failing code looked up under another name", () => {
+    // The test read result["mail"]; the code stored it as "email".
+    const store = scoreCandidate(
+      facts('    result["email"] = address', '    result["mail"] = address'),
+      keyError,
+    );
+    expect(store.score).toBeGreaterThanOrEqual(STRONG);
+    expect(store.because).toContain("`email`");
+    expect(
+      scoreCandidate(facts('    result["other"] = 1', '    result["mail"] = 1'), keyError).score,
+    ).toBeLessThan(STRONG);
+    const attributeError = cartAttributeError("total", "cart", ["items", "totl"], ["totl"]);
+    expect(
+      scoreCandidate(facts("    self.totl = 0", "    self.total = 0"), attributeError).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(
+      scoreCandidate(facts("    self.count = 0", "    self.total = 0"), attributeError).score,
+    ).toBeLessThan(STRONG);
+  });
+
   it("puts an attribute the object has first", () => {
-    const ev: FailureEvidence = {
-      ...none,
-      exception: {
-        type: "AttributeError",
-        message: "'Cart' object has no attribute 'totl'",
-        classes: ["AttributeError"],
-      },
-      attribute: {
-        name: "totl",
-        type: "Cart",
-        owner: "self",
-        attributes: ["items", "total"],
-        close: ["total"],
-      },
-    };
+    const ev = cartAttributeError("totl", "self", ["items", "total"], ["total"]);
     expect(
       scoreCandidate(facts("    return self.totl", "    return self.total"), ev).score,
     ).toBeGreaterThanOrEqual(STRONG);
@@ -204,6 +227,46 @@ describe("breadthFirst", () => {
       item("flip-top-line", 0, 0.9),
     ]).map((i) => i.name);
     expect(order).toEqual(["named-by-evidence", "flip-top-line", "flip-line-5", "guess-top-line"]);
+  });
+});
+
+describe("linesToTry", () => {
+  const lines = ["a", "b", "c", "d", "e", "f"];
+  const ran = new Set(["b", "d", "f"]);
+
+  it("puts the lines the judging test ran first, each group in suspiciousness order, each capped", () => {
+    expect(linesToTry(lines, (l) => ran.has(l), 2, 1)).toEqual(["b", "d", "a"]);
+    expect(linesToTry(lines, (l) => ran.has(l), 5, 5)).toEqual(["b", "d", "f", "a", "c", "e"]);
+  });
+
+  it("keeps the suspiciousness order when coverage does not say (undefined)", () => {
+    expect(linesToTry(lines, () => undefined, 4, 10)).toEqual(["a", "b", "c", "d"]);
+    expect(linesToTry(lines, (l) => (l === "a" ? false : undefined), 2, 1)).toEqual(["b", "c", "a"]);
+  });
+});
+
+describe("alikeFirst", () => {
+  const replace = (old: string, to: string, file = "a.py") => ({
+    op: "REPLACE" as const,
+    line: 3,
+    file,
+    old,
+    new: to,
+  });
+  const item = (id: string, family: string, old: string, to: string, file?: string) => ({
+    id,
+    candidate: { family, edits: [replace(old, to, file)] },
+  });
+
+  it("puts the same replacement elsewhere first, then the same kind of mistake, else keeps the order", () => {
+    const fix = { family: "changed-attribute", edits: [replace("issued", "due")] };
+    const items = [
+      item("op", "changed-operator", "<", "<="),
+      item("attr", "changed-attribute", "total", "paid"),
+      item("same", "changed-attribute", "issued", "due", "b.py"),
+      item("op2", "changed-operator", ">", ">="),
+    ];
+    expect(alikeFirst(items, fix).map((i) => i.id)).toEqual(["same", "attr", "op", "op2"]);
   });
 });
 

@@ -63,6 +63,14 @@ const mutable = dedent(`
       return template.format(**context)
 `);
 
+const lastFlag = dedent(`
+  def flag_last(items):
+      out = []
+      for index, item in enumerate(items):
+          out.append((item, index == len(items)))
+      return out
+`);
+
 const fixes: FixCase[] = [
   {
     name: "bounds",
@@ -149,6 +157,18 @@ const fixes: FixCase[] = [
           import pytest
           with pytest.raises(KeyError):
               render("{a}")
+    `,
+  },
+  {
+    name: "last_flag",
+    family: "off-by-one",
+    source: lastFlag,
+    lines: [lineOf(lastFlag, "index == len(items)")],
+    fix: ["index == len(items)", "index == len(items) - 1"],
+    test: `
+      from prog.last_flag import flag_last
+      def test_last():
+          assert flag_last(["a", "b"]) == [("a", False), ("b", True)]
     `,
   },
 ];

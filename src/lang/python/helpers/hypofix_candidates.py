@@ -985,6 +985,19 @@ def is_atom(node):
     return isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set))
 
 
+# Runtime type names (hints.types) that take part in arithmetic with an integer.
+NUMERIC_TYPES = {"int", "float", "bool", "Decimal", "Fraction", "complex"}
+# Runtime types an integer index or slice bound applies to.
+SEQUENCE_TYPES = {"list", "tuple", "str", "bytes", "bytearray", "range", "deque", "memoryview"}
+
+
+def type_class(name):
+    """The class of a runtime type name for compatibility: numbers are one class; None fits anything."""
+    if name is None or name == "NoneType":
+        return None
+    return "number" if name in NUMERIC_TYPES else name
+
+
 # ---------------------------------------------------------------------------------------------
 # The generator.
 
@@ -1001,6 +1014,11 @@ class Generator:
         self.parses = 0
         self._returns = {}
         self._unit_names = {}
+        # {line: {name: type name}} seen when the failing test first ran each line (hints.types).
+        self.types = {}
+        for entry in hints.get("types", []) or []:
+            if isinstance(entry, dict) and isinstance(entry.get("types"), dict):
+                self.types[int(entry.get("line", 0))] = entry["types"]
 
     # Emission ----------------------------------------------------------------------------
     def emit(self, family, prior, changes, claim, node, names=(), literals=(), before="", after=""):
@@ -1132,6 +1150,38 @@ class Generator:
         if after:
             return self.insert_after(stmt, lines)
         return self.insert_before(stmt, lines)
+
+    def runtime_type(self, node):
+        """The type name a name or `self.<attribute>` had when the failing test ran its line (or,
+        failing that, another line of the same function), else None."""
+        if isinstance(node, ast.Name):
+            key = node.id
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            key = "self." + node.attr
+        else:
+            return None
+        return self.type_near(key, node)
+
+    def type_near(self, key, node):
+        """The type name `key` (a name or `self.<attribute>`) had at node's line, else at the
+        nearest line of its function that the failing test ran."""
+        if not self.types:
+            return None
+        seen = self.types.get(node.lineno)
+        if seen is not None and key in seen:
+            return seen[key]
+        fn = self.m.enclosing_function(node)
+        if fn is None:
+            return None
+        for line in sorted(self.types, key=lambda n: abs(n - node.lineno)):
+            if fn.lineno <= line <= (fn.end_lineno or fn.lineno) and key in self.types[line]:
+                return self.types[line][key]
+        return None
+
+    def not_numeric(self, node):
+        """Whether the failing test showed `node` holding something that is not a number."""
+        cls = type_class(self.runtime_type(node))
+        return cls is not None and cls != "number"
 
     # Families on expressions of one unit -------------------------------------------------
     def expression_families(self, unit, nodes):
@@ -1443,6 +1493,15 @@ class Generator:
                 prior -= 0.2
             ratio = difflib.SequenceMatcher(None, node.id, name).ratio()
             prior -= 0.4 * ratio
+            fn = self.m.enclosing_function(node)
+            unused = self.unused_names(fn) if fn is not None else {}
+            if name in unused and isinstance(node.ctx, ast.Load):
+                # A value computed and never read is likely the one meant where another is read.
+                prior -= 1.2 if unused[name] == "local" else 0.6
+            mine_type = type_class(self.runtime_type(node))
+            other_type = type_class(self.type_near(name, node))
+            if mine_type is not None and other_type is not None and mine_type != other_type:
+                prior += 1.5  # the failing test showed the two holding different types
             options.append((prior, name))
         # `x` where `self.x` was meant.
         cls = self.method_class(node)
@@ -1459,6 +1518,37 @@ class Generator:
             self.replace("changed-identifier", prior, node, name, claim, names=[node.id, name])
 
     _usage = None
+
+    def unused_names(self, fn):
+        """{name: "local" | "param"} of fn's parameters and assigned locals whose value is never
+        read, in fn or a function nested in it (adding to a container or storing into it is no
+        read). Loop, `with` and `except` names are left out: an unused one is common in sound code."""
+        cache = self.__dict__.setdefault("_unused", {})
+        if id(fn) in cache:
+            return cache[id(fn)]
+        bound = {}
+        for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args) + list(fn.args.kwonlyargs):
+            bound.setdefault(a.arg, "param")
+        reads = set()
+        for n in ast.walk(fn):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                            bound.setdefault(x.id, "local")
+            if not isinstance(n, ast.Name) or not isinstance(n.ctx, ast.Load):
+                continue
+            parent = self.m.parent.get(n)
+            if isinstance(parent, ast.Attribute) and parent.value is n and parent.attr in MUTATORS:
+                call = self.m.parent.get(parent)
+                if isinstance(call, ast.Call) and call.func is parent:
+                    continue
+            if isinstance(parent, ast.Subscript) and parent.value is n and isinstance(parent.ctx, (ast.Store, ast.Del)):
+                continue
+            reads.add(n.id)
+        out = {name: role for name, role in bound.items() if name not in reads and not name.startswith("_") and name not in ("self", "cls")}
+        cache[id(fn)] = out
+        return out
 
     def unit_names(self):
         key = id(self.unit)
@@ -1604,6 +1694,9 @@ class Generator:
             index = index.value
         if isinstance(node.ctx, ast.Del):
             return
+        container = self.runtime_type(node.value)
+        if container is not None and container not in SEQUENCE_TYPES:
+            return  # a mapping's key (or another object's index) is not off by one
         if isinstance(index, ast.Slice):
             for bound in (index.lower, index.upper):
                 if bound is not None:
@@ -1620,7 +1713,9 @@ class Generator:
             self.replace("off-by-one", 2.0, index, "0", f"Line {node.lineno} takes the last item where the first is meant: {in_backticks(short(self.src.seg(node)))} should end in {in_backticks('[0]')}.")
 
     def shift(self, node, why, prior):
-        """`e` → `e + 1` / `e - 1`, and `e ± 1` → `e`."""
+        """`e` → `e + 1` / `e - 1`, and `e ± 1` → `e`; not for a value the failing test showed is no number."""
+        if self.not_numeric(node):
+            return
         text = self.src.seg(node)
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             alts = [str(node.value + 1), str(node.value - 1)] if node.value != 0 else ["1"]
@@ -1668,6 +1763,9 @@ class Generator:
             return
         if isinstance(func, ast.Name) and name == "range":
             self.range_call(node)
+        if isinstance(func, ast.Name) and name == "len" and isinstance(self.m.parent.get(node), ast.Compare):
+            # `i == len(items)` where the last index, `len(items) - 1`, is meant (or the other way).
+            self.shift(node, "the length compared is off by one", 1.6)
         self.wrong_function(node, func, name)
         self.missing_argument(node, func, name)
         self.extra_argument(node, name)
