@@ -577,7 +577,7 @@ class Module:
         self.imports = set()  # names imported at module level
         self.round_digits = set()
         self.key_ids = set()  # ids of the string constants used as keys
-        self.foreign_attributes = []  # attribute sets of classes in the modules this one imports from
+        self.foreign_attributes = []  # {attribute: kind} of the classes in the modules this one imports from
         self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
         self._regions = None
         self._visible = {}
@@ -1594,12 +1594,15 @@ class Generator:
         if cls is not None:
             same_base |= set(self.m.class_attributes.get(cls, {}))
             same_base -= set(self.m.methods.get(cls, {}))
+        kinds = {}  # attribute -> its kind, in the classes that have this attribute
         if cls is None:
             # An object of a class defined here or imported from the repository that has this
             # attribute: its other attributes.
             for attrs in list(self.m.class_attributes.values()) + self.m.foreign_attributes:
                 if node.attr in attrs:
                     same_base |= set(attrs)
+                    for name, kind in attrs.items():
+                        kinds.setdefault(name, kind)
         for name in sorted(same_base | (hinted - {node.attr})):
             if name == node.attr:
                 continue
@@ -1609,6 +1612,9 @@ class Generator:
                 kind = self.m.class_attributes.get(cls, {}).get(node.attr)
                 if not compatible(kind, self.m.class_attributes.get(cls, {}).get(name)):
                     continue
+            elif kinds.get(node.attr) is not None and kinds.get(name) is not None:
+                # Declared types (annotations, property return types): `issued` and `due` are both dates.
+                prior += -0.5 if kinds[node.attr] == kinds[name] else 0.8
             options.append((prior, base + "." + name, name))
         # `self.x` where the local `x` was meant.
         if isinstance(node.ctx, ast.Load):
@@ -1712,7 +1718,7 @@ class Generator:
         if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant) and index.operand.value == 1:
             self.replace("off-by-one", 2.0, index, "0", f"Line {node.lineno} takes the last item where the first is meant: {in_backticks(short(self.src.seg(node)))} should end in {in_backticks('[0]')}.")
 
-    def shift(self, node, why, prior):
+    def shift(self, node, why, prior, down_first=False):
         """`e` → `e + 1` / `e - 1`, and `e ± 1` → `e`; not for a value the failing test showed is no number."""
         if self.not_numeric(node):
             return
@@ -1727,7 +1733,7 @@ class Generator:
             return  # off_by_one_drop
         else:
             inner = text if is_atom(node) or isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) else "(" + text + ")"
-            alts = [inner + " + 1", inner + " - 1"]
+            alts = [inner + " - 1", inner + " + 1"] if down_first else [inner + " + 1", inner + " - 1"]
         for i, alt in enumerate(alts):
             new = "(" + alt + ")" if needs_parens(node, self.m) and " " in alt else alt
             claim = f"At line {node.lineno} {why}: {in_backticks(short(text))} should be {in_backticks(short(new))}."
@@ -1765,7 +1771,7 @@ class Generator:
             self.range_call(node)
         if isinstance(func, ast.Name) and name == "len" and isinstance(self.m.parent.get(node), ast.Compare):
             # `i == len(items)` where the last index, `len(items) - 1`, is meant (or the other way).
-            self.shift(node, "the length compared is off by one", 1.6)
+            self.shift(node, "the length compared is off by one", 1.6, down_first=True)
         self.wrong_function(node, func, name)
         self.missing_argument(node, func, name)
         self.extra_argument(node, name)
@@ -2681,7 +2687,7 @@ def imported_files(tree, root, file):
 
 
 def foreign_facts(paths):
-    """Attribute sets of the classes, and {name: parameter count} of the functions, of other modules."""
+    """{attribute: kind} of the classes, and {name: parameter count} of the functions, of other modules."""
     out = []
     functions = {}
     for path in paths:
@@ -2693,7 +2699,7 @@ def foreign_facts(paths):
             other = Module(Source(text), ast.parse(text))
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
-        out.extend(set(attrs) for attrs in other.class_attributes.values() if attrs)
+        out.extend(dict(attrs) for attrs in other.class_attributes.values() if attrs)
         for name, fn in other.functions.items():
             functions.setdefault(name, n_params(fn))
     return out, functions
