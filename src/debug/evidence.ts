@@ -108,6 +108,23 @@ export function scoreCandidate(c: CandidateFacts, ev: FailureEvidence | undefine
       );
     }
   }
+  // The raise that started it: raising the type an `except` clause it went through catches.
+  if (exc && c.family === "wrong-exception") {
+    for (const h of ev.handlers) {
+      if (h.file === c.file && h.line === c.line) continue;
+      const names = h.types
+        .replace(/[()\s]/g, "")
+        .split(",")
+        .filter(Boolean)
+        .map((n) => n.split(".").at(-1)!);
+      if (names.some((n) => new RegExp(`\\braise\\s+${escape(n)}\\b`).test(shape.after))) {
+        add(
+          70,
+          `The failing test raised ${failure}, which went through ${code(`except ${h.types}`)} at line ${h.line} uncaught.`,
+        );
+      }
+    }
+  }
   if (ev.cause && ev.cause.file === c.file) {
     const cause = code(clip(`${ev.cause.type}: ${ev.cause.message}`, 100));
     if (ev.cause.line === c.line)

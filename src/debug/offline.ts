@@ -8,7 +8,7 @@ import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
-import { breadthFirst, linesToTry } from "./schedule.js";
+import { breadthFirst, lineWeight, linesToTry } from "./schedule.js";
 import { editShape } from "./shape.js";
 import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate, Validation } from "./types.js";
 
@@ -337,6 +337,7 @@ interface PlannedHypothesis {
   lineRank: number;
   prior: number;
   score: number;
+  weight: number;
   because?: string;
   /** The suspicious line the candidate belongs to (probed before it is tried). */
   susp: SuspiciousLine;
@@ -359,6 +360,7 @@ async function planHypotheses(
 ): Promise<PlannedHypothesis[]> {
   const plan: PlannedHypothesis[] = [];
   const found = await generateCandidates(runtime, lines, evidence, 2 * bug.experimentTimeoutMs + 10_000);
+  const top = Math.max(0, ...lines.map((l) => l.score));
   for (const candidate of found) {
     const source = await bug.readSource(candidate.file);
     const all = source.split("\n");
@@ -401,6 +403,7 @@ async function planHypotheses(
     plan.push({
       rank: lineRank,
       lineRank,
+      weight: lineWeight(susp.score, top),
       prior: candidate.prior,
       score: scored.score,
       ...(scored.because ? { because: scored.because } : {}),

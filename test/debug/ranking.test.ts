@@ -8,7 +8,7 @@ import {
   type CandidateFacts,
 } from "../../src/debug/evidence.js";
 import { progress } from "../../src/debug/progress.js";
-import { breadthFirst, linesToTry } from "../../src/debug/schedule.js";
+import { breadthFirst, lineWeight, linesToTry } from "../../src/debug/schedule.js";
 import { alikeFirst } from "../../src/debug/offline.js";
 import { editShape } from "../../src/debug/shape.js";
 import type { FailureEvidence } from "../../src/lang/python/types.js";
@@ -166,6 +166,22 @@ describe("scoreCandidate", () => {
     ).toBe(0);
   });
 
+  it("favours raising, where the exception started, the type an except clause it went through catches", () => {
+    const ev: FailureEvidence = {
+      ...none,
+      exception: { type: "ValueError", message: "too many", classes: ["ValueError", "Exception"] },
+      handlers: [{ file: "orders.py", line: 30, function: "fulfil", types: "InsufficientStock" }],
+    };
+    const raise = (after: string) => ({
+      ...facts('        raise ValueError(f"only {available}")', after, undefined, 12),
+      family: "wrong-exception",
+    });
+    expect(
+      scoreCandidate(raise("        raise InsufficientStock(sku, qty, available)"), ev).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(scoreCandidate(raise('        raise KeyError(f"only {available}")'), ev).score).toBe(0);
+  });
+
   it("favours a reset of state carried from one call to the next", () => {
     const ev: FailureEvidence = {
       ...none,
@@ -227,6 +243,34 @@ describe("breadthFirst", () => {
       item("flip-top-line", 0, 0.9),
     ]).map((i) => i.name);
     expect(order).toEqual(["named-by-evidence", "flip-top-line", "flip-line-5", "guess-top-line"]);
+  });
+});
+
+describe("breadthFirst with line weights", () => {
+  const item = (name: string, lineRank: number, prior: number, weight: number) => ({
+    name,
+    lineRank,
+    prior,
+    score: 0,
+    weight,
+  });
+
+  it("gives a more suspicious line more rounds, and reaches its broad guesses before a weak line's late ones", () => {
+    const order = breadthFirst([
+      item("top-1", 0, 0.6, 1),
+      item("top-2", 0, 0.6, 1),
+      item("top-guess", 0, 0.3, 1),
+      ...[1, 2, 3, 4, 5, 6].map((k) => item(`weak-${k}`, 1, 0.6, 0.25)),
+    ]).map((i) => i.name);
+    expect(order.slice(0, 4)).toEqual(["top-1", "weak-1", "top-2", "weak-2"]);
+    expect(order.indexOf("top-guess")).toBeLessThan(order.indexOf("weak-4"));
+  });
+
+  it("weighs a line by its squared share of the top score, never under a quarter", () => {
+    expect(lineWeight(0.58, 0.58)).toBe(1);
+    expect(lineWeight(0.41, 0.58)).toBeCloseTo(0.5, 1);
+    expect(lineWeight(0.05, 1)).toBe(0.25);
+    expect(lineWeight(0.3, 0)).toBe(1);
   });
 });
 

@@ -579,6 +579,7 @@ class Module:
         self.key_ids = set()  # ids of the string constants used as keys
         self.foreign_attributes = []  # {attribute: kind} of the classes in the modules this one imports from
         self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
+        self.exception_inits = {}  # exception classes defined here or imported: exception_inits
         self._regions = None
         self._visible = {}
         for node in ast.walk(tree):
@@ -588,6 +589,7 @@ class Module:
         self.scope_of[tree] = self.module_scope
         self._collect(tree, self.module_scope, None)
         self._facts()
+        self.exception_inits.update(exception_inits(self))
 
     # Scopes and bindings.
     def _collect(self, node, scope, cls):
@@ -2076,6 +2078,7 @@ class Generator:
 
     def exception_options(self, current):
         module_types = [e for e in self.m.exceptions if e not in current]
+        module_types += [e for e in self.m.exception_inits if e not in current and e not in module_types]
         related = [e for c in current for e in RELATED_EXCEPTIONS.get(c, []) if e not in current]
         options = []
         # The types the failure raised or expected come first.
@@ -2121,6 +2124,39 @@ class Generator:
         for prior, alt in self.exception_options([current])[:6]:
             claim = f"Line {unit.lineno} raises {in_backticks(current)} where callers expect {in_backticks(alt)}."
             self.replace("wrong-exception", prior + 0.6, func, alt, claim, names=[current, alt])
+            args = self.exception_arguments(exc, alt)
+            if args is not None:
+                new = f"{alt}({', '.join(args)})"
+                claim = f"Line {unit.lineno} raises {in_backticks(short(self.src.seg(exc)))} where callers expect {in_backticks(new)}."
+                self.replace("wrong-exception", prior + 0.5, exc, new, claim, names=[current, alt, *args])
+
+    def exception_arguments(self, exc, alt):
+        """Arguments for raising `alt`, whose __init__ takes named values (sku, requested, available),
+        from what the raise at hand shows: a parameter's namesake in scope, else the next name its
+        message used (`f"cannot ship {qty} of {sku}"`), in order. None when they do not all fit."""
+        params = self.m.exception_inits.get(alt)
+        if not params or len(params) < 2 or not isinstance(exc, ast.Call):
+            return None
+        visible = self.m.visible(exc, exc.lineno)
+        used = []
+        for arg in exc.args:
+            for n in ast.walk(arg):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in used and n.id in visible:
+                    used.append(n.id)
+        chosen = []
+        for p in params:
+            if p in visible and visible[p].role not in ("function", "class", "import"):
+                chosen.append(p)
+        rest = [n for n in used if n not in chosen]
+        out = []
+        for p in params:
+            if p in chosen:
+                out.append(p)
+            elif rest:
+                out.append(rest.pop(0))
+            else:
+                return None
+        return out
     # discarded-result
     def discarded_result(self, unit):
         if not isinstance(unit, ast.Expr):
@@ -2264,7 +2300,7 @@ class Generator:
                 continue
             text = self.src.seg(node)
             kind = self.kind_at(node)
-            if kind in ("str", "list", "dict", "set", "tuple", "bool"):
+            if kind in ("str", "list", "dict", "set", "tuple", "bool") or self.not_numeric(node):
                 continue
             if isinstance(node, ast.Name) and self.usage(node).get(node.id) in ("container", "text"):
                 continue
@@ -2276,9 +2312,38 @@ class Generator:
             if delta is not None and dateish and kind not in NUMERIC:
                 p = 2.4 if dateish else 3.4
                 options += [(p, text + " + " + delta), (p + 0.2, text + " - " + delta)]
+            if isinstance(parent, (ast.Return, ast.Assign, ast.AugAssign)) and not isinstance(node, ast.Call):
+                # A term left out: `qty` where `qty - short.available` is meant, the term read just above.
+                for i, term in enumerate(self.nearby_terms(node, text)):
+                    options += [(2.6 + 0.2 * i, text + " - " + term), (2.9 + 0.2 * i, text + " + " + term)]
             for prior, new in options:
                 claim = f"At line {node.lineno} {in_backticks(short(text))} is not the value meant: it should be {in_backticks(short(new))}."
                 self.replace("extended-expression", prior, node, wrap(new), claim, names=names_in(node))
+
+    def nearby_terms(self, node, text, above=6, limit=3):
+        """Attribute reads (`short.available`) of the few lines above node in its function, nearest
+        first, that may be numbers: the terms an assignment there may have left out."""
+        fn = self.m.enclosing_function(node)
+        if fn is None:
+            return []
+        found = []
+        for n in self.own_nodes(fn):
+            if not isinstance(n, ast.Attribute) or not isinstance(n.ctx, ast.Load) or id(n) in self.m.skip:
+                continue
+            if not (node.lineno - above <= n.lineno < node.lineno) or not isinstance(n.value, ast.Name):
+                continue
+            parent = self.m.parent.get(n)
+            if isinstance(parent, (ast.Call, ast.Attribute)) and getattr(parent, "func", None) is n or isinstance(parent, ast.Attribute):
+                continue  # a method called, or an object read through
+            term = self.src.seg(n)
+            if term == text or term in text or self.not_numeric(n):
+                continue
+            found.append((node.lineno - n.lineno, n.col_offset, term))
+        out = []
+        for _, _, term in sorted(found):
+            if term not in out:
+                out.append(term)
+        return out[:limit]
 
     def _imports_module(self, name):
         for n in self.m.tree.body:
@@ -2686,10 +2751,26 @@ def imported_files(tree, root, file):
     return found[:MAX_IMPORTED_FILES]
 
 
+def exception_inits(module):
+    """{name: parameter names of its __init__ (without self), or None when it has none} of the
+    exception classes a module defines."""
+    out = {}
+    for node in module.tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in module.exceptions:
+            init = module.methods.get(node, {}).get("__init__")
+            if init is None or init.args.vararg is not None or init.args.kwonlyargs:
+                out[node.name] = None
+            else:
+                out[node.name] = [a.arg for a in init.args.args[1:]]
+    return out
+
+
 def foreign_facts(paths):
-    """{attribute: kind} of the classes, and {name: parameter count} of the functions, of other modules."""
+    """{attribute: kind} of the classes, {name: parameter count} of the functions and the
+    exception classes' __init__ parameters (exception_inits) of other modules."""
     out = []
     functions = {}
+    exceptions = {}
     for path in paths:
         try:
             if os.path.getsize(path) > MAX_IMPORTED_BYTES:
@@ -2702,7 +2783,9 @@ def foreign_facts(paths):
         out.extend(dict(attrs) for attrs in other.class_attributes.values() if attrs)
         for name, fn in other.functions.items():
             functions.setdefault(name, n_params(fn))
-    return out, functions
+        for name, params in exception_inits(other).items():
+            exceptions.setdefault(name, params)
+    return out, functions, exceptions
 
 
 def generate(text, lines, span, hints, budget, root=None, file=None):
@@ -2710,7 +2793,9 @@ def generate(text, lines, span, hints, budget, root=None, file=None):
     tree = ast.parse(text)
     module = Module(src, tree)
     if root and file:
-        module.foreign_attributes, module.foreign_functions = foreign_facts(imported_files(tree, root, file))
+        module.foreign_attributes, module.foreign_functions, foreign = foreign_facts(imported_files(tree, root, file))
+        # Exception classes imported from the repository are raised here under their imported names.
+        module.exception_inits.update({name: params for name, params in foreign.items() if name in module.imports})
     gen = Generator(module, hints)
     out = []
     done_units = set()
