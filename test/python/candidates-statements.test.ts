@@ -112,6 +112,15 @@ const primes = dedent(`
       return found
 `);
 
+const cleaned = dedent(`
+  def normalize(text):
+      return "".join(ch.lower() for ch in text if ch.isalnum())
+
+
+  def is_palindrome(text):
+      return cleaned == cleaned[::-1]
+`);
+
 const fixes: FixCase[] = [
   {
     name: "counter",
@@ -246,6 +255,17 @@ const fixes: FixCase[] = [
       def test_net_owed():
           assert net(10, 4) == 6
     `,
+  },
+  {
+    name: "cleaned", // nothing says what the value is: a one-argument function of the module on the parameter
+    family: "missing-init",
+    source: cleaned,
+    lines: [lineOf(cleaned, "return cleaned")],
+    test: `
+      from prog.cleaned import is_palindrome
+      def test_phrase(): assert is_palindrome("Never odd, or even")
+    `,
+    fix: ["    return cleaned ==", "    cleaned = normalize(text)\n    return cleaned =="],
   },
 ];
 

@@ -2046,11 +2046,20 @@ class Generator:
             anchor = self.top_statement_in(fn, first)
             if anchor is None:
                 continue
-            change = self.insert_before(anchor, [f"{name} = {init}"])
-            if change is None:
-                continue
-            claim = f"{in_backticks(name)} is used in {in_backticks(fn.name)} but never given a value: {in_backticks(name + ' = ' + init)} is missing before line {anchor.lineno}."
-            self.emit("missing-init", 1.0, [change], claim, fn, names=[name], literals=[init])
+            inits = [(1.0, init)]
+            if init == "None":
+                # Nothing says what kind of value: a parameter passed through a one-argument function
+                # of this module (`cleaned = normalize(text)`), or the parameter itself.
+                params = [a.arg for a in fn.args.args if a.arg not in ("self", "cls")][:3]
+                helpers = [f for f, node in self.m.functions.items() if node is not fn and n_params(node) == 1][:4]
+                inits += [(1.3 + 0.1 * i, f"{f}({p})") for i, (f, p) in enumerate((f, p) for f in helpers for p in params)]
+                inits += [(1.6 + 0.1 * i, p) for i, p in enumerate(params)]
+            for prior, value in inits:
+                change = self.insert_before(anchor, [f"{name} = {value}"])
+                if change is None:
+                    break
+                claim = f"{in_backticks(name)} is used in {in_backticks(fn.name)} but never given a value: {in_backticks(name + ' = ' + value)} is missing before line {anchor.lineno}."
+                self.emit("missing-init", prior, [change], claim, fn, names=[name], literals=[value])
 
     def initial_value(self, name, nodes):
         for n in nodes:
