@@ -72,7 +72,9 @@ export async function generateCandidates(
   lines: SuspiciousLine[],
   evidence: FailureEvidence | undefined,
   timeoutMs: number,
+  failingTests: string[] = [],
 ): Promise<EngineCandidate[]> {
+  const tests = [...new Set(failingTests.map((t) => t.split("::")[0]!))];
   const files = [...new Set(lines.map((l) => l.file))];
   const hints = hintsOf(evidence);
   const out: EngineCandidate[] = [];
@@ -85,6 +87,7 @@ export async function generateCandidates(
     const request = {
       file,
       lines: lines.filter((l) => l.file === file).map((l) => l.line),
+      ...(tests.length > 0 ? { tests } : {}),
       ...(Object.keys(fileHints).length > 0 ? { hints: fileHints } : {}),
     };
     let found: RepairCandidate[];

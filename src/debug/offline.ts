@@ -359,7 +359,13 @@ async function planHypotheses(
   evidence: FailureEvidence | undefined,
 ): Promise<PlannedHypothesis[]> {
   const plan: PlannedHypothesis[] = [];
-  const found = await generateCandidates(runtime, lines, evidence, 2 * bug.experimentTimeoutMs + 10_000);
+  const found = await generateCandidates(
+    runtime,
+    lines,
+    evidence,
+    2 * bug.experimentTimeoutMs + 10_000,
+    bug.failingTests,
+  );
   const top = Math.max(0, ...lines.map((l) => l.score));
   for (const candidate of found) {
     const source = await bug.readSource(candidate.file);

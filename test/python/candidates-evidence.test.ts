@@ -27,6 +27,11 @@ const firstSeen = dedent(`
       return first
 `);
 
+const keyed = dedent(`
+  def summary(items):
+      return {"count": len(items), "totl": sum(items)}
+`);
+
 let bench: CandidateBench;
 beforeAll(async () => {
   process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
@@ -35,9 +40,14 @@ beforeAll(async () => {
     ["unused_local", unusedLocal],
     ["unused_param", unusedParam],
     ["first_seen", firstSeen],
+    ["keyed", keyed],
   ] as const) {
     await bench.sandbox.writeFile(`prog/${name}.py`, source);
   }
+  await bench.sandbox.writeFile(
+    "tests/test_keyed.py",
+    'from prog.keyed import summary\n\n\ndef test_total():\n    assert summary([1, 2])["total"] == 3\n',
+  );
 });
 afterAll(async () => {
   await bench?.dispose();
@@ -92,5 +102,18 @@ describe("runtime types of the names (hints.types)", () => {
     );
     expect(without).toBeDefined();
     expect(typed).toBeGreaterThan(without!);
+  });
+});
+
+describe("keys the failing tests use (tests)", () => {
+  it("offers a key only the test file names, and not without the test file", async () => {
+    const line = lineOf(keyed, "return {");
+    const toTotal = (cs: Awaited<ReturnType<CandidateBench["candidates"]>>) =>
+      cs.filter((c) => c.family === "changed-key" && c.claim.includes('`"total"`'));
+    expect(toTotal(await bench.candidates("keyed", { lines: [line] }))).toEqual([]);
+    const found = toTotal(await bench.candidates("keyed", { lines: [line], tests: ["tests/test_keyed.py"] }));
+    expect(found.map((c) => c.edits[0])).toContainEqual(
+      expect.objectContaining({ old: "totl", new: "total" }),
+    );
   });
 });

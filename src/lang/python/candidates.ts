@@ -128,6 +128,8 @@ export interface CandidateRequest {
     /** Type names of the locals (and `self.<attribute>`s) at a line, when the failing test first ran it. */
     types?: { line: number; types: Record<string, string> }[];
   };
+  /** Test files (repository-relative) of the failing tests: the keys they use are likelier replacement keys. */
+  tests?: string[];
   /** Candidates kept per suspect line, likeliest first (default 80). */
   budget?: number;
 }

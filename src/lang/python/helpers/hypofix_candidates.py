@@ -580,6 +580,8 @@ class Module:
         self.foreign_attributes = []  # {attribute: kind} of the classes in the modules this one imports from
         self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
         self.exception_inits = {}  # exception classes defined here or imported: exception_inits
+        self.foreign_keys = set()  # string keys the repository modules this one imports from use
+        self.test_keys = set()  # string keys the failing tests' files use
         self._regions = None
         self._visible = {}
         for node in ast.walk(tree):
@@ -1448,11 +1450,16 @@ class Generator:
         text = self.src.seg(node)
         quote = '"' if text.endswith('"') else "'"
         hinted = [k for k in self.hints.get("keys", []) if k != value]
-        others = [k for k in self.m.keys if k != value and k not in hinted]
-        ranked = sorted(others, key=lambda k: -difflib.SequenceMatcher(None, value, k).ratio())
-        for i, key in enumerate(hinted[:6] + ranked[:8]):
+        close = lambda k: -difflib.SequenceMatcher(None, value, k).ratio()  # noqa: E731
+        # Keys the failing tests use (they name what the code should produce or read), then keys
+        # of this module and of the repository modules it imports from.
+        tested = sorted((k for k in self.m.test_keys if k != value and k not in hinted), key=close)[:4]
+        others = [k for k in set(self.m.keys) | self.m.foreign_keys if k != value and k not in hinted and k not in tested]
+        ranked = sorted(others, key=lambda k: (close(k), k))
+        for i, key in enumerate(hinted[:6] + tested + ranked[:8]):
             ratio = difflib.SequenceMatcher(None, value, key).ratio()
-            prior = (0.8 if key in hinted else 1.6) + (1 - ratio) * 1.5 + 0.05 * i
+            base = 0.8 if key in hinted else 1.3 if key in tested else 1.6 if key in self.m.keys else 1.8
+            prior = base + (1 - ratio) * 1.5 + 0.05 * i
             new = py_string(key, quote)
             claim = f"The key {in_backticks(text)} at line {node.lineno} is the wrong one: it should be {in_backticks(new)}."
             self.replace("changed-key", prior, node, new, claim, literals=[text, new])
@@ -2774,12 +2781,33 @@ def exception_inits(module):
     return out
 
 
+def file_keys(paths, root):
+    """String keys (Module._key_nodes) used in these repository files; unreadable ones are skipped."""
+    keys = set()
+    real_root = os.path.realpath(root) + os.sep
+    for rel in paths[:MAX_IMPORTED_FILES]:
+        path = os.path.realpath(os.path.join(root, rel))
+        if not path.startswith(real_root):
+            continue
+        try:
+            if os.path.getsize(path) > MAX_IMPORTED_BYTES:
+                continue
+            with open(path, encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            continue
+        for node in ast.walk(tree):
+            keys.update(k.value for k in Module._key_nodes(node))
+    return keys
+
+
 def foreign_facts(paths):
-    """{attribute: kind} of the classes, {name: parameter count} of the functions and the
-    exception classes' __init__ parameters (exception_inits) of other modules."""
+    """{attribute: kind} of the classes, {name: parameter count} of the functions, the exception
+    classes' __init__ parameters (exception_inits) and the string keys of other modules."""
     out = []
     functions = {}
     exceptions = {}
+    keys = set()
     for path in paths:
         try:
             if os.path.getsize(path) > MAX_IMPORTED_BYTES:
@@ -2794,15 +2822,19 @@ def foreign_facts(paths):
             functions.setdefault(name, n_params(fn))
         for name, params in exception_inits(other).items():
             exceptions.setdefault(name, params)
-    return out, functions, exceptions
+        keys.update(other.keys)
+    return out, functions, exceptions, keys
 
 
-def generate(text, lines, span, hints, budget, root=None, file=None):
+def generate(text, lines, span, hints, budget, root=None, file=None, tests=None):
     src = Source(text)
     tree = ast.parse(text)
     module = Module(src, tree)
     if root and file:
-        module.foreign_attributes, module.foreign_functions, foreign = foreign_facts(imported_files(tree, root, file))
+        module.foreign_attributes, module.foreign_functions, foreign, module.foreign_keys = foreign_facts(
+            imported_files(tree, root, file)
+        )
+        module.test_keys = file_keys(tests or [], root)
         # Exception classes imported from the repository are raised here under their imported names.
         module.exception_inits.update({name: params for name, params in foreign.items() if name in module.imports})
     gen = Generator(module, hints)
@@ -2853,6 +2885,7 @@ def main():
             int(request.get("budget") or DEFAULT_BUDGET),
             request.get("root") or os.getcwd(),
             request["file"],
+            [t for t in request.get("tests") or [] if isinstance(t, str)],
         )
     except SyntaxError as e:
         return {"problem": f"{request['file']} does not parse: {e.msg} (line {e.lineno})"}
