@@ -111,6 +111,13 @@ const leftOut = dedent(`
       return rest
 `);
 
+const falsy = dedent(`
+  def rate_or(rate, default):
+      if not rate:
+          return default
+      return rate
+`);
+
 const fixes: FixCase[] = [
   {
     name: "bounds",
@@ -234,6 +241,18 @@ const fixes: FixCase[] = [
       def test_rest(): assert backordered(5, 2) == 3
     `,
     fix: ["rest = qty", "rest = qty - short.available"],
+  },
+  {
+    name: "falsy", // a truth test where a None test is meant: a rate of 0 is a rate
+    family: "over-broad-condition",
+    source: falsy,
+    lines: [lineOf(falsy, "if not rate")],
+    test: `
+      from prog.falsy import rate_or
+      def test_zero_rate(): assert rate_or(0, 0.2) == 0
+      def test_no_rate(): assert rate_or(None, 0.2) == 0.2
+    `,
+    fix: ["not rate", "rate is None"],
   },
 ];
 

@@ -985,6 +985,11 @@ def needs_parens(node, module):
     ) or (isinstance(parent, ast.Call) and parent.func is node)
 
 
+def is_value(node):
+    """A name, attribute or subscript: something whose truth a condition may test."""
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(getattr(node, "ctx", None), ast.Load)
+
+
 def is_atom(node):
     return isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set))
 
@@ -1212,6 +1217,7 @@ class Generator:
             elif isinstance(node, ast.Call):
                 self.call_families(node)
         self.negated_condition(unit)
+        self.truthiness(unit)
         self.extended_expression(unit, nodes)
         if isinstance(unit, ast.AugAssign):
             self.changed_operator_augassign(unit)
@@ -1656,6 +1662,31 @@ class Generator:
             ):
                 tests.append(unit.value)
         return tests
+
+    def truthiness(self, unit):
+        """A truth test where a None test is meant, or the other way: `not x` lets 0 and "" through
+        as missing (`x is None`), `x is None` lets them through as present (`not x`)."""
+        for test in self.condition_tests(unit):
+            for n in ast.walk(test):
+                if id(n) in self.m.skip:
+                    continue
+                parent = self.m.parent.get(n)
+                subject = None
+                if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and is_value(n.operand):
+                    subject, family, new = n.operand, "over-broad-condition", "{} is None"
+                elif isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.comparators[0], ast.Constant) and n.comparators[0].value is None and is_value(n.left):
+                    subject = n.left
+                    family, new = ("missing-condition", "not {}") if isinstance(n.ops[0], ast.Is) else ("missing-condition", "{}") if isinstance(n.ops[0], ast.IsNot) else (None, None)
+                elif is_value(n) and (n is test or isinstance(parent, ast.BoolOp)) and not (isinstance(parent, ast.UnaryOp)):
+                    subject, family, new = n, "over-broad-condition", "{} is not None"
+                if subject is None or family is None:
+                    continue
+                text = self.src.seg(subject)
+                edited = new.format(text)
+                if new == "not {}" and isinstance(parent, (ast.Compare, ast.BinOp)):
+                    edited = "(" + edited + ")"
+                claim = f"The condition at line {n.lineno} tests {in_backticks(short(self.src.seg(n)))} where {in_backticks(short(edited))} is meant (a value like 0 or an empty string is handled the wrong way)."
+                self.replace(family, 2.0, n, edited, claim, names=names_in(subject))
 
     def negated_condition(self, unit):
         for test in self.condition_tests(unit):
