@@ -32,6 +32,17 @@ const keyed = dedent(`
       return {"count": len(items), "totl": sum(items)}
 `);
 
+const bucket = dedent(`
+  class Bucket:
+      def __init__(self, capacity, name):
+          self.capacity = capacity
+          self.name = name
+          self.tokens = capacity
+
+      def full(self):
+          return self.tokens >= self.name
+`);
+
 let bench: CandidateBench;
 beforeAll(async () => {
   process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
@@ -41,6 +52,7 @@ beforeAll(async () => {
     ["unused_param", unusedParam],
     ["first_seen", firstSeen],
     ["keyed", keyed],
+    ["bucket", bucket],
   ] as const) {
     await bench.sandbox.writeFile(`prog/${name}.py`, source);
   }
@@ -102,6 +114,22 @@ describe("runtime types of the names (hints.types)", () => {
     );
     expect(without).toBeDefined();
     expect(typed).toBeGreaterThan(without!);
+  });
+});
+
+describe("runtime types of self's attributes (hints.types)", () => {
+  it("puts an attribute of the type the test showed before one of another type", async () => {
+    const line = lineOf(bucket, "return self.tokens");
+    const types = { self: "Bucket", "self.capacity": "int", "self.name": "str", "self.tokens": "int" };
+    const attrs = (await bench.candidates("bucket", { lines: [line], hints: { types: [{ line, types }] } }))
+      .filter((c) => c.family === "changed-attribute" && c.claim.includes("reads the attribute `tokens`"))
+      .sort((a, b) => a.prior - b.prior);
+    expect(attrs[0]!.claim).toContain("where `capacity` is meant");
+    const toName = (cs: typeof attrs) => cs.find((c) => c.claim.includes("where `name` is meant"))!.prior;
+    const untyped = (await bench.candidates("bucket", { lines: [line] })).filter(
+      (c) => c.family === "changed-attribute" && c.claim.includes("reads the attribute `tokens`"),
+    );
+    expect(toName(attrs)).toBeGreaterThan(toName(untyped));
   });
 });
 

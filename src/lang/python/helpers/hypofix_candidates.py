@@ -1630,6 +1630,11 @@ class Generator:
             elif kinds.get(node.attr) is not None and kinds.get(name) is not None:
                 # Declared types (annotations, property return types): `issued` and `due` are both dates.
                 prior += -0.5 if kinds[node.attr] == kinds[name] else 0.8
+            if base == "self":
+                # The types the failing test showed on the object.
+                mine, other = (type_class(self.type_near("self." + a, node)) for a in (node.attr, name))
+                if mine is not None and other is not None:
+                    prior += -0.3 if mine == other else 1.0
             options.append((prior, base + "." + name, name))
         # `self.x` where the local `x` was meant.
         if isinstance(node.ctx, ast.Load):
