@@ -19,6 +19,8 @@ const MAX_OTHER_LINES = 10;
 /** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
 const MAX_PAIRS = 12;
 const PAIR_WITH = 3;
+/** The same replacement at other places tried together with an edit that moved the failure. */
+const MAX_TWINS = 2;
 
 export interface OfflineOptions {
   /** Lines ranked below this suspiciousness are not tried. */
@@ -66,6 +68,8 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const probed = new Map<string, string | undefined>();
       const changers: Tried[] = [];
       let pairsTried = 0;
+      /** Places already tried together as the same slip made twice. */
+      const twinned = new Set<string>();
       const testFile = bug.primaryTest.split("::")[0]!;
       /** An edit that made the first failing test pass while others still fail: later edits go on top. */
       let base: { item: PlannedHypothesis; test: string } | undefined;
@@ -248,6 +252,51 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           .sort((a, b) => b.progress - a.progress)
           .slice(0, PAIR_WITH);
         changers.push({ item, outcome, progress: moved });
+        // The same replacement at another place (a slip copied there) goes with this one at once:
+        // a candidate of the plan that makes it, or the same text edited on a line holding a copy.
+        const source = await bug.readSource(candidate.file);
+        const twins: { key: string; edits: Edit[]; claim: string }[] = [];
+        for (const q of queue) {
+          if (
+            (q.candidate.file === candidate.file && q.candidate.line === candidate.line) ||
+            !sameReplacement(q.candidate, candidate)
+          )
+            continue;
+          twins.push({
+            key: `${q.candidate.file}:${q.candidate.line}`,
+            edits: q.candidate.edits,
+            claim: q.candidate.claim,
+          });
+        }
+        for (const edit of candidate.edits.length === 1 ? copiesOf(source, candidate.edits[0]!) : []) {
+          const at = `${candidate.file}:${edit.line}`;
+          if (twins.some((t) => t.key === at)) continue;
+          twins.push({
+            key: at,
+            edits: [edit],
+            claim: `the same slip is copied at line ${edit.line}: ${formatEdit(edit)}`,
+          });
+        }
+        for (const twin of twins.slice(0, MAX_TWINS)) {
+          const key = [`${candidate.file}:${candidate.line}`, twin.key].sort().join(" ");
+          if (pairsTried >= MAX_PAIRS || budget.exhausted() || twinned.has(key)) continue;
+          twinned.add(key);
+          pairsTried++;
+          const edits = [...candidate.edits, ...twin.edits];
+          const pair = await attempt(
+            {
+              hypothesis: `The same slip is made twice: ${candidate.claim}; and ${twin.claim}. The first edit alone changed the failure: the test ended with ${code(clip(outcome, 100))}.`,
+              claim: `${claim} ${capitalize(twin.claim)}.`,
+              prediction: `With both edits, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}).`,
+              experiment: formatEditExperiment(edits),
+            },
+            edits,
+            candidate.file,
+            bug.primaryTest,
+            item,
+          );
+          if (pair.validation?.plausible) return { steps, candidates, done: true, stop: "done" };
+        }
         for (const other of partners) {
           if (pairsTried >= MAX_PAIRS || budget.exhausted()) break;
           pairsTried++;
@@ -475,17 +524,46 @@ export function alikeFirst<T extends { candidate: Pick<EngineCandidate, "family"
   items: T[],
   fix: Pick<EngineCandidate, "family" | "edits">,
 ): T[] {
-  const pairs = new Set(fix.edits.map((e) => (e.op === "REPLACE" ? `${e.old}\0${e.new}` : "")));
-  const alike = (c: T["candidate"]) =>
-    c.edits.some((e) => e.op === "REPLACE" && pairs.has(`${e.old}\0${e.new}`))
-      ? 0
-      : c.family === fix.family
-        ? 1
-        : 2;
+  const alike = (c: T["candidate"]) => (sameReplacement(c, fix) ? 0 : c.family === fix.family ? 1 : 2);
   return items
     .map((item, order) => ({ item, order, rank: alike(item.candidate) }))
     .sort((a, b) => a.rank - b.rank || a.order - b.order)
     .map(({ item }) => item);
+}
+
+/** Characters on each side of a replaced text that a copy of its line must repeat. */
+const COPY_CONTEXT = 8;
+
+/**
+ * The same replacement on the other lines of the file that hold the replaced text with the same
+ * few characters around it (`_window(route, rate)` in two methods): where a copied slip sits.
+ */
+export function copiesOf(source: string, edit: Edit): Edit[] {
+  if (edit.op !== "REPLACE") return [];
+  const lines = source.split("\n");
+  const text = lines[edit.line - 1] ?? "";
+  const at = text.indexOf(edit.old);
+  if (at < 0) return [];
+  const before = text.slice(Math.max(0, at - COPY_CONTEXT), at);
+  const after = text.slice(at + edit.old.length, at + edit.old.length + COPY_CONTEXT);
+  const needle = before + edit.old + after;
+  // Too little context would match unrelated lines.
+  if (needle.trim().length < edit.old.length + COPY_CONTEXT) return [];
+  const out: Edit[] = [];
+  lines.forEach((other, i) => {
+    if (i === edit.line - 1 || !other.includes(needle)) return;
+    out.push({ ...edit, line: i + 1, old: needle, new: before + edit.new + after });
+  });
+  return out;
+}
+
+/** Whether two candidates make the same text replacement (`route` → `prefix`), wherever they make it. */
+export function sameReplacement(
+  a: Pick<EngineCandidate, "edits">,
+  b: Pick<EngineCandidate, "edits">,
+): boolean {
+  const pairs = new Set(b.edits.flatMap((e) => (e.op === "REPLACE" ? [`${e.old}\0${e.new}`] : [])));
+  return a.edits.some((e) => e.op === "REPLACE" && pairs.has(`${e.old}\0${e.new}`));
 }
 
 function rankLines(lines: SuspiciousLine[], minScore: number): SuspiciousLine[] {

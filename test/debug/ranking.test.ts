@@ -9,7 +9,7 @@ import {
 } from "../../src/debug/evidence.js";
 import { progress } from "../../src/debug/progress.js";
 import { breadthFirst, lineWeight, linesToTry } from "../../src/debug/schedule.js";
-import { alikeFirst } from "../../src/debug/offline.js";
+import { alikeFirst, copiesOf, sameReplacement } from "../../src/debug/offline.js";
 import { editShape } from "../../src/debug/shape.js";
 import type { FailureEvidence } from "../../src/lang/python/types.js";
 
@@ -311,6 +311,35 @@ describe("alikeFirst", () => {
       item("op2", "changed-operator", ">", ">="),
     ];
     expect(alikeFirst(items, fix).map((i) => i.id)).toEqual(["same", "attr", "op", "op2"]);
+  });
+});
+
+describe("copiesOf and sameReplacement", () => {
+  const source = [
+    "def check(route, rule):",
+    "    prefix, rate = rule",
+    "    window = self._window(route, rate)",
+    "    return window",
+    "def peek(route, rule):",
+    "    prefix, rate = rule",
+    "    return self._window(route, rate).remaining()",
+    "def other(route):",
+    "    return route",
+  ].join("\n");
+  const edit = { op: "REPLACE" as const, line: 3, file: "p.py", old: "route", new: "prefix" };
+
+  it("finds the lines holding the replaced text with the same context, and edits them the same way", () => {
+    expect(copiesOf(source, edit)).toEqual([
+      { op: "REPLACE", line: 7, file: "p.py", old: "_window(route, rate)", new: "_window(prefix, rate)" },
+    ]);
+    expect(copiesOf(source, { ...edit, line: 9 })).toEqual([]);
+    expect(copiesOf(source, { op: "ADD", line: 3, stmt: "x = 1" })).toEqual([]);
+  });
+
+  it("says whether two candidates replace the same text", () => {
+    const at = (line: number, old: string, to: string) => ({ edits: [{ ...edit, line, old, new: to }] });
+    expect(sameReplacement(at(3, "route", "prefix"), at(7, "route", "prefix"))).toBe(true);
+    expect(sameReplacement(at(3, "route", "prefix"), at(7, "route", "rate"))).toBe(false);
   });
 });
 
