@@ -151,6 +151,16 @@ export function scoreCandidate(c: CandidateFacts, ev: FailureEvidence | undefine
   if (unbound && shape.inserted && new RegExp(`^${unbound}\\s*=`).test(shape.inserted))
     add(100, `The failing test raised ${failure}.`);
   if (ev.comparison) scoreComparison(ev.comparison, shape, add);
+  // A division by zero (int, float or Decimal): a guard skipping the zero case is a likely fix.
+  const zeroDivision = /\b(ZeroDivisionError|InvalidOperation|DivisionByZero|DivisionUndefined)\b/;
+  if (
+    exc &&
+    c.family === "missing-guard" &&
+    [exc.type, ...exc.classes].some((k) => zeroDivision.test(k)) &&
+    shape.inserted !== undefined &&
+    /^if not /.test(shape.inserted)
+  )
+    add(50, `The failing test raised ${failure}: a division by zero that a guard would skip.`);
   if (exc && /TypeError/.test(exc.type) && /argument|positional|keyword/.test(exc.message) && shape.arguments)
     add(40, `The failing test raised ${failure}: a call's arguments do not fit.`);
   if (exc && /unpack/.test(exc.message) && shape.arguments)

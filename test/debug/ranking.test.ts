@@ -182,6 +182,18 @@ describe("scoreCandidate", () => {
     expect(scoreCandidate(raise('        raise KeyError(f"only {available}")'), ev).score).toBe(0);
   });
 
+  it("favours a guard against a zero divisor on a division by zero, Decimal's included", () => {
+    const guard = {
+      ...facts("    x = a / n", undefined, "if not n:\n    continue"),
+      family: "missing-guard",
+    };
+    for (const type of ["ZeroDivisionError", "decimal.InvalidOperation"]) {
+      const ev = failureOnly({ type, message: "division" });
+      expect(scoreCandidate(guard, ev).score).toBeGreaterThan(0);
+    }
+    expect(scoreCandidate(guard, failureOnly({ type: "KeyError", message: "'a'" })).score).toBe(0);
+  });
+
   it("favours a reset of state carried from one call to the next", () => {
     const ev: FailureEvidence = {
       ...none,
