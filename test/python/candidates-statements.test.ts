@@ -121,6 +121,17 @@ const cleaned = dedent(`
       return cleaned == cleaned[::-1]
 `);
 
+const bucket = dedent(`
+  class Bucket:
+      def __init__(self, capacity):
+          self.capacity = capacity
+          self.tokens = capacity
+
+      def refill(self, amount):
+          self.tokens += amount
+          return self.tokens
+`);
+
 const fixes: FixCase[] = [
   {
     name: "counter",
@@ -266,6 +277,20 @@ const fixes: FixCase[] = [
       def test_phrase(): assert is_palindrome("Never odd, or even")
     `,
     fix: ["    return cleaned ==", "    cleaned = normalize(text)\n    return cleaned =="],
+  },
+  {
+    name: "bucket", // a running total that should stop at the object's bound
+    family: "extended-expression",
+    source: bucket,
+    lines: [lineOf(bucket, "self.tokens += amount")],
+    test: `
+      from prog.bucket import Bucket
+      def test_full():
+          b = Bucket(5)
+          b.tokens = 4
+          assert b.refill(3) == 5
+    `,
+    fix: ["self.tokens += amount", "self.tokens = min(self.capacity, self.tokens + amount)"],
   },
 ];
 

@@ -16,6 +16,7 @@ import difflib
 import io
 import json
 import os
+import re
 import sys
 import time
 import tokenize
@@ -1994,6 +1995,36 @@ class Generator:
         self.missing_guard(unit)
         self.missing_copy(unit)
         self.missing_condition(unit)
+        self.missing_clamp(unit)
+
+    # missing clamp (extended-expression)
+    def missing_clamp(self, unit):
+        """`x += e` that should stop at a bound the object or function holds (`min(self.capacity,
+        x + e)`), or `x -= e` that should not go below zero (`max(0, x - e)`)."""
+        if not isinstance(unit, ast.AugAssign) or not isinstance(unit.op, (ast.Add, ast.Sub)):
+            return
+        target = unit.target
+        if not isinstance(target, (ast.Name, ast.Attribute)) or self.not_numeric(target):
+            return
+        text = self.src.seg(target)
+        value = self.src.seg(unit.value)
+        value = "(" + value + ")" if isinstance(unit.value, (ast.BoolOp, ast.IfExp, ast.Lambda)) else value
+        options = []
+        if isinstance(unit.op, ast.Add):
+            bounds = []
+            cls = self.method_class(unit) if isinstance(target, ast.Attribute) else None
+            if cls is not None:
+                bounds += ["self." + a for a in self.m.class_attributes.get(cls, {}) if UPPER_BOUND.search(a)]
+            visible = self.m.visible(unit, unit.lineno)
+            bounds += [n for n, b in visible.items() if b.role in ("param", "local") and UPPER_BOUND.search(n)]
+            for i, bound in enumerate(b for b in bounds if b != text):
+                options.append((2.4 + 0.1 * i, f"{text} = min({bound}, {text} + {value})", f"stop at {bound}"))
+        else:
+            options.append((2.5, f"{text} = max(0, {text} - {value})", "not go below zero"))
+        start, end = self.src.span(unit)
+        for prior, new, why in options[:4]:
+            claim = f"Line {unit.lineno} lets {in_backticks(text)} run past its bound: it should {why}, {in_backticks(new)}."
+            self.emit("extended-expression", prior, [(start, end, new)], claim, unit, names=[text], before=self.src.seg(unit), after=new)
 
     # missing-copy
     def missing_copy(self, unit):
@@ -2633,6 +2664,8 @@ RETURNS_NEW = {
 }
 RETURNS_NEW_BUILTIN = {"sorted", "reversed", "round", "abs", "int", "float", "str", "list", "set", "tuple"}
 # Methods that change their object in place.
+# Names of an upper bound a running total may have to stop at.
+UPPER_BOUND = re.compile(r"(^|_)(cap|capacity|max|maximum|limit|ceiling|most|size|burst)(_|$)", re.IGNORECASE)
 MUTATORS = {
     "append", "extend", "add", "update", "insert", "setdefault", "pop", "remove", "discard",
     "clear", "appendleft", "popleft", "sort", "reverse",
