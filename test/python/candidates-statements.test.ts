@@ -132,6 +132,26 @@ const bucket = dedent(`
           return self.tokens
 `);
 
+const lru = dedent(`
+  from collections import OrderedDict
+
+
+  class Cache:
+      def __init__(self):
+          self.data = OrderedDict()
+
+      def put(self, key, value):
+          self.data[key] = value
+          self.data.move_to_end(key)
+
+      def get(self, key):
+          value = self.data[key]
+          return value
+
+      def oldest(self):
+          return next(iter(self.data))
+`);
+
 const fixes: FixCase[] = [
   {
     name: "counter",
@@ -291,6 +311,22 @@ const fixes: FixCase[] = [
           assert b.refill(3) == 5
     `,
     fix: ["self.tokens += amount", "self.tokens = min(self.capacity, self.tokens + amount)"],
+  },
+  {
+    name: "lru", // a call the sibling method makes: a hit is not marked recent
+    family: "missing-call",
+    source: lru,
+    lines: [lineOf(lru, "return value")],
+    test: `
+      from prog.lru import Cache
+      def test_hit_is_recent():
+          c = Cache()
+          c.put("a", 1)
+          c.put("b", 2)
+          c.get("a")
+          assert c.oldest() == "b"
+    `,
+    fix: ["        return value\n", "        self.data.move_to_end(key)\n        return value\n"],
   },
 ];
 

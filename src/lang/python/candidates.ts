@@ -35,6 +35,7 @@ export const CANDIDATE_FAMILIES = [
   "missing-guard",
   "missing-condition",
   "missing-append",
+  "missing-call",
   "missing-init",
   "missing-copy",
   "extended-expression",

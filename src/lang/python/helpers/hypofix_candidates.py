@@ -1996,6 +1996,43 @@ class Generator:
         self.missing_copy(unit)
         self.missing_condition(unit)
         self.missing_clamp(unit)
+        self.missing_call(unit)
+
+    # missing-call
+    def missing_call(self, unit):
+        """A method call on an object that a sibling method (or function) makes and this one does not,
+        inserted before the statement (`self._data.move_to_end(key)` in `get` as in `set`), when every
+        name it reads is bound here."""
+        if not isinstance(unit, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)):
+            return
+        fn = self.m.enclosing_function(unit)
+        if fn is None:
+            return
+        cls = self.m.class_of.get(fn)
+        siblings = list(self.m.methods.get(cls, {}).values()) if cls is not None else list(self.m.functions.values())
+        own = {self.src.seg(n) for n in ast.walk(fn) if isinstance(n, ast.Expr)}
+        visible = self.m.visible(unit, unit.lineno)
+        found = []
+        for g in siblings:
+            if g is fn:
+                continue
+            for n in ast.walk(g):
+                if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)):
+                    continue
+                if n.value.func.attr in SIDE_CALLS or isinstance(n.value.func.value, ast.Constant):
+                    continue  # filling containers is missing-append's; logging and I/O are not state a test sees
+                text = self.src.seg(n)
+                if text in own or text in found or "\n" in text:
+                    continue
+                names = [x.id for x in ast.walk(n) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)]
+                if all(name in visible or name in BUILTIN_NAMES for name in names):
+                    found.append(text)
+        for i, text in enumerate(found[:3]):
+            change = self.insert_before(unit, [text])
+            if change is None:
+                return
+            claim = f"A call is missing before line {unit.lineno}: {in_backticks(short(text))}, as another function of the same code makes it."
+            self.emit("missing-call", 2.6 + 0.2 * i, [change], claim, unit, before="", after=text)
 
     # missing clamp (extended-expression)
     def missing_clamp(self, unit):
@@ -2664,6 +2701,11 @@ RETURNS_NEW = {
 }
 RETURNS_NEW_BUILTIN = {"sorted", "reversed", "round", "abs", "int", "float", "str", "list", "set", "tuple"}
 # Methods that change their object in place.
+# Method calls missing_call does not copy between functions.
+SIDE_CALLS = {
+    "append", "extend", "add", "update", "debug", "info", "warning", "warn", "error", "exception",
+    "critical", "log", "write", "writelines", "flush", "close", "print",
+}
 # Names of an upper bound a running total may have to stop at.
 UPPER_BOUND = re.compile(r"(^|_)(cap|capacity|max|maximum|limit|ceiling|most|size|burst)(_|$)", re.IGNORECASE)
 MUTATORS = {
