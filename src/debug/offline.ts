@@ -19,8 +19,9 @@ const MAX_OTHER_LINES = 10;
 /** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
 const MAX_PAIRS = 12;
 const PAIR_WITH = 3;
-/** The same replacement at other places tried together with an edit that moved the failure. */
+/** Copies of an edit that moved the failure tried together with it, per edit and in all. */
 const MAX_TWINS = 2;
+const MAX_TWIN_PAIRS = 6;
 
 export interface OfflineOptions {
   /** Lines ranked below this suspiciousness are not tried. */
@@ -252,22 +253,10 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           .sort((a, b) => b.progress - a.progress)
           .slice(0, PAIR_WITH);
         changers.push({ item, outcome, progress: moved });
-        // The same replacement at another place (a slip copied there) goes with this one at once:
-        // a candidate of the plan that makes it, or the same text edited on a line holding a copy.
+        // The same replacement where the same code is copied (another method doing the same call)
+        // goes with this one at once.
         const source = await bug.readSource(candidate.file);
         const twins: { key: string; edits: Edit[]; claim: string }[] = [];
-        for (const q of queue) {
-          if (
-            (q.candidate.file === candidate.file && q.candidate.line === candidate.line) ||
-            !sameReplacement(q.candidate, candidate)
-          )
-            continue;
-          twins.push({
-            key: `${q.candidate.file}:${q.candidate.line}`,
-            edits: q.candidate.edits,
-            claim: q.candidate.claim,
-          });
-        }
         for (const edit of candidate.edits.length === 1 ? copiesOf(source, candidate.edits[0]!) : []) {
           const at = `${candidate.file}:${edit.line}`;
           if (twins.some((t) => t.key === at)) continue;
@@ -279,9 +268,8 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         }
         for (const twin of twins.slice(0, MAX_TWINS)) {
           const key = [`${candidate.file}:${candidate.line}`, twin.key].sort().join(" ");
-          if (pairsTried >= MAX_PAIRS || budget.exhausted() || twinned.has(key)) continue;
+          if (twinned.size >= MAX_TWIN_PAIRS || budget.exhausted() || twinned.has(key)) continue;
           twinned.add(key);
-          pairsTried++;
           const edits = [...candidate.edits, ...twin.edits];
           const pair = await attempt(
             {

@@ -2057,7 +2057,7 @@ class Generator:
             for i, bound in enumerate(b for b in bounds if b != text):
                 options.append((2.4 + 0.1 * i, f"{text} = min({bound}, {text} + {value})", f"stop at {bound}"))
         else:
-            options.append((2.5, f"{text} = max(0, {text} - {value})", "not go below zero"))
+            options.append((2.9, f"{text} = max(0, {text} - {value})", "not go below zero"))
         start, end = self.src.span(unit)
         for prior, new, why in options[:4]:
             claim = f"Line {unit.lineno} lets {in_backticks(text)} run past its bound: it should {why}, {in_backticks(new)}."
