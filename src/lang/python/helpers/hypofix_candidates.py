@@ -871,7 +871,8 @@ class Module:
             for name, b in scope.names.items():
                 if name in found:
                     continue
-                if scope is self.module_scope or b.role == "param" or b.line < line or b.line >= loop_start and b.line <= line:
+                # Bound on this very line counts only inside a loop (from the pass before).
+                if scope is self.module_scope or b.role == "param" or b.line < line or loops and loop_start <= b.line <= line:
                     if b.role != "comprehension":
                         found[name] = b
                     elif self._inside_comprehension_of(node, name):
