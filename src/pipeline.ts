@@ -7,7 +7,7 @@ import type { PythonRuntime } from "./lang/python/runtime.js";
 import type { Logger } from "./log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipeline/assemble.js";
 import { environmentPhase } from "./pipeline/environment.js";
-import { localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
+import { coverageReaches, localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
 import { reproducePhase, type Reproduced } from "./pipeline/reproduce.js";
 import { overturned, revalidatePhase } from "./pipeline/revalidate.js";
 import { suiteSelection } from "./pipeline/suite.js";
@@ -260,6 +260,7 @@ async function debugPhase(
     ...(primaryRun?.failure ? { failure: primaryRun.failure } : {}),
     suspicious: localized.suspicious,
     functions: localized.coverage.functions,
+    reaches: coverageReaches(localized.coverage),
     experimentTimeoutMs: experimentTimeoutMs(reproduced.baseline),
     readSource: async (file) => {
       if (!sources.has(file)) sources.set(file, await sandbox.readFile(file));

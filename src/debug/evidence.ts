@@ -57,6 +57,29 @@ export function scoreCandidate(c: CandidateFacts, ev: FailureEvidence | undefine
       add(100 + close, `The failing test raised ${failure}; at that moment ${where} held the keys ${keys}.`);
     } else add(10, `The failing test raised ${failure}, a key the mapping did not hold.`);
   }
+  // The other end of the same slip: where the value was stored under the name that was not looked up.
+  if (
+    ev.key &&
+    shape.literal &&
+    shape.literal.new === unquote(ev.key.key) &&
+    ev.key.keys.map(unquote).includes(shape.literal.old)
+  ) {
+    add(
+      90,
+      `The failing test raised ${failure}; the mapping held ${code(shape.literal.old)}, stored here, instead.`,
+    );
+  }
+  if (
+    ev.attribute &&
+    shape.attribute &&
+    shape.attribute.new === ev.attribute.name &&
+    ev.attribute.attributes.includes(shape.attribute.old)
+  ) {
+    add(
+      90,
+      `The failing test raised ${failure}; the object has ${code(shape.attribute.old)}, set here, instead.`,
+    );
+  }
   if (ev.attribute && shape.attribute && shape.attribute.old === ev.attribute.name) {
     const of = ev.attribute.type ? `the ${code(ev.attribute.type)} object` : "the object";
     if (ev.attribute.attributes.includes(shape.attribute.new)) {
@@ -85,6 +108,23 @@ export function scoreCandidate(c: CandidateFacts, ev: FailureEvidence | undefine
       );
     }
   }
+  // The raise that started it: raising the type an `except` clause it went through catches.
+  if (exc && c.family === "wrong-exception") {
+    for (const h of ev.handlers) {
+      if (h.file === c.file && h.line === c.line) continue;
+      const names = h.types
+        .replace(/[()\s]/g, "")
+        .split(",")
+        .filter(Boolean)
+        .map((n) => n.split(".").at(-1)!);
+      if (names.some((n) => new RegExp(`\\braise\\s+${escape(n)}\\b`).test(shape.after))) {
+        add(
+          70,
+          `The failing test raised ${failure}, which went through ${code(`except ${h.types}`)} at line ${h.line} uncaught.`,
+        );
+      }
+    }
+  }
   if (ev.cause && ev.cause.file === c.file) {
     const cause = code(clip(`${ev.cause.type}: ${ev.cause.message}`, 100));
     if (ev.cause.line === c.line)
@@ -111,6 +151,16 @@ export function scoreCandidate(c: CandidateFacts, ev: FailureEvidence | undefine
   if (unbound && shape.inserted && new RegExp(`^${unbound}\\s*=`).test(shape.inserted))
     add(100, `The failing test raised ${failure}.`);
   if (ev.comparison) scoreComparison(ev.comparison, shape, add);
+  // A division by zero (int, float or Decimal): a guard skipping the zero case is a likely fix.
+  const zeroDivision = /\b(ZeroDivisionError|InvalidOperation|DivisionByZero|DivisionUndefined)\b/;
+  if (
+    exc &&
+    c.family === "missing-guard" &&
+    [exc.type, ...exc.classes].some((k) => zeroDivision.test(k)) &&
+    shape.inserted !== undefined &&
+    /^if not /.test(shape.inserted)
+  )
+    add(50, `The failing test raised ${failure}: a division by zero that a guard would skip.`);
   if (exc && /TypeError/.test(exc.type) && /argument|positional|keyword/.test(exc.message) && shape.arguments)
     add(40, `The failing test raised ${failure}: a call's arguments do not fit.`);
   if (exc && /unpack/.test(exc.message) && shape.arguments)

@@ -45,8 +45,18 @@ export function hintsOf(evidence: FailureEvidence | undefined): {
   attributes?: string[];
   exceptions?: string[];
 } {
-  const keys = (evidence?.key?.keys ?? []).filter((k) => /^['"]/.test(k)).map(unquote);
-  const attributes = [...(evidence?.attribute?.close ?? []), ...(evidence?.attribute?.attributes ?? [])];
+  // The key or attribute that was missing is a hint too: the code that stored the value may
+  // have used another name for it than the code (or the test) that reads it.
+  const missingKey =
+    evidence?.key?.key !== undefined && /^['"]/.test(evidence.key.key) ? [evidence.key.key] : [];
+  const keys = [...new Set([...(evidence?.key?.keys ?? []), ...missingKey])]
+    .filter((k) => /^['"]/.test(k))
+    .map(unquote);
+  const attributes = [
+    ...(evidence?.attribute?.close ?? []),
+    ...(evidence?.attribute?.attributes ?? []),
+    ...(evidence?.attribute ? [evidence.attribute.name] : []),
+  ];
   // The type that escaped: an `except` clause naming another type is a candidate to change.
   const raised = evidence?.exception?.type;
   return {
@@ -62,15 +72,23 @@ export async function generateCandidates(
   lines: SuspiciousLine[],
   evidence: FailureEvidence | undefined,
   timeoutMs: number,
+  failingTests: string[] = [],
 ): Promise<EngineCandidate[]> {
+  const tests = [...new Set(failingTests.map((t) => t.split("::")[0]!))];
   const files = [...new Set(lines.map((l) => l.file))];
   const hints = hintsOf(evidence);
   const out: EngineCandidate[] = [];
   for (const file of files) {
+    // The runtime types of the names at the lines the failing test reached: edits that do not fit them are skipped.
+    const types = (evidence?.probes ?? [])
+      .filter((p) => p.file === file && p.types !== undefined)
+      .map((p) => ({ line: p.line, types: p.types! }));
+    const fileHints = { ...hints, ...(types.length > 0 ? { types } : {}) };
     const request = {
       file,
       lines: lines.filter((l) => l.file === file).map((l) => l.line),
-      ...(Object.keys(hints).length > 0 ? { hints } : {}),
+      ...(tests.length > 0 ? { tests } : {}),
+      ...(Object.keys(fileHints).length > 0 ? { hints: fileHints } : {}),
     };
     let found: RepairCandidate[];
     try {

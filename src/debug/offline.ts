@@ -8,15 +8,20 @@ import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
-import { breadthFirst } from "./schedule.js";
+import { breadthFirst, lineWeight, linesToTry } from "./schedule.js";
 import { editShape } from "./shape.js";
 import type { BugContext, DebugEngine, EngineRun, StepRecord, Validate, Validation } from "./types.js";
 
 /** Lines tried at most, so a flat SBFL ranking cannot spend the budget on hundreds of ties. */
 const MAX_LINES = 25;
+/** Lines the first failing test never ran that are still tried (after a first fix, against another failing test). */
+const MAX_OTHER_LINES = 10;
 /** Two-edit patches tried at most, and earlier failure-changing edits each new one is paired with. */
 const MAX_PAIRS = 12;
 const PAIR_WITH = 3;
+/** Copies of an edit that moved the failure tried together with it, per edit and in all. */
+const MAX_TWINS = 2;
+const MAX_TWIN_PAIRS = 6;
 
 export interface OfflineOptions {
   /** Lines ranked below this suspiciousness are not tried. */
@@ -49,7 +54,12 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const steps: StepRecord[] = [];
       const candidates: EngineRun["candidates"] = [];
       const failureText = bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure";
-      const lines = rankLines(bug.suspicious, options.minScore ?? 0).slice(0, MAX_LINES);
+      const lines = linesToTry(
+        rankLines(bug.suspicious, options.minScore ?? 0),
+        (l) => bug.reaches?.(bug.primaryTest, l.file, l.line),
+        MAX_LINES,
+        MAX_OTHER_LINES,
+      );
       const evidence =
         (await runtime.evidence(bug.primaryTest, {
           lines: lines.map((l) => ({ file: l.file, line: l.line })),
@@ -59,6 +69,8 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
       const probed = new Map<string, string | undefined>();
       const changers: Tried[] = [];
       let pairsTried = 0;
+      /** Places already tried together as the same slip made twice. */
+      const twinned = new Set<string>();
       const testFile = bug.primaryTest.split("::")[0]!;
       /** An edit that made the first failing test pass while others still fail: later edits go on top. */
       let base: { item: PlannedHypothesis; test: string } | undefined;
@@ -112,6 +124,14 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         // Before editing a line, a debugger experiment records the real values there, in the test it is judged by.
         const probeTest = base?.test ?? bug.primaryTest;
         const lineKey = `${probeTest} ${susp.file}:${susp.line}`;
+        // The coverage run already says whether the judging test runs this line: no experiment for one it never runs.
+        if (
+          !probed.has(lineKey) &&
+          item.suspicious &&
+          bug.reaches?.(probeTest, susp.file, susp.line) === false
+        ) {
+          probed.set(lineKey, undefined);
+        }
         if (!probed.has(lineKey)) {
           const where = `${code(`${susp.file}:${susp.line}`)}${fn ? ` in ${code(fn.qualname)}` : ""}`;
           const probe = item.suspicious ? (item.probe?.expr ?? undefined) : undefined;
@@ -169,8 +189,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         const because = item.because ? ` ${item.because}` : "";
         if (
           base &&
-          base.item.candidate.file === candidate.file &&
-          base.item.candidate.line !== candidate.line
+          (base.item.candidate.file !== candidate.file || base.item.candidate.line !== candidate.line)
         ) {
           // On top of the edit that fixed the first failing test, against a test still failing.
           const edits = [...base.item.candidate.edits, ...candidate.edits];
@@ -216,6 +235,8 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
         ) {
           base = { item, test: validation.stillFailing[0]! };
           queue.push(...unreached.splice(0));
+          // The same slip is often made twice (copied code): the edits like the first fix go next.
+          queue.splice(next + 1, queue.length, ...alikeFirst(queue.slice(next + 1), candidate));
           continue;
         }
         const moved = passed || !bug.failure ? 0 : progress(bug.failure, obs.failure, testFile);
@@ -232,6 +253,38 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
           .sort((a, b) => b.progress - a.progress)
           .slice(0, PAIR_WITH);
         changers.push({ item, outcome, progress: moved });
+        // The same replacement where the same code is copied (another method doing the same call)
+        // goes with this one at once.
+        const source = await bug.readSource(candidate.file);
+        const twins: { key: string; edits: Edit[]; claim: string }[] = [];
+        for (const edit of candidate.edits.length === 1 ? copiesOf(source, candidate.edits[0]!) : []) {
+          const at = `${candidate.file}:${edit.line}`;
+          if (twins.some((t) => t.key === at)) continue;
+          twins.push({
+            key: at,
+            edits: [edit],
+            claim: `the same slip is copied at line ${edit.line}: ${formatEdit(edit)}`,
+          });
+        }
+        for (const twin of twins.slice(0, MAX_TWINS)) {
+          const key = [`${candidate.file}:${candidate.line}`, twin.key].sort().join(" ");
+          if (twinned.size >= MAX_TWIN_PAIRS || budget.exhausted() || twinned.has(key)) continue;
+          twinned.add(key);
+          const edits = [...candidate.edits, ...twin.edits];
+          const pair = await attempt(
+            {
+              hypothesis: `The same slip is made twice: ${candidate.claim}; and ${twin.claim}. The first edit alone changed the failure: the test ended with ${code(clip(outcome, 100))}.`,
+              claim: `${claim} ${capitalize(twin.claim)}.`,
+              prediction: `With both edits, ${code(bug.primaryTest)} passes (${code(NO_EXCEPTION)}).`,
+              experiment: formatEditExperiment(edits),
+            },
+            edits,
+            candidate.file,
+            bug.primaryTest,
+            item,
+          );
+          if (pair.validation?.plausible) return { steps, candidates, done: true, stop: "done" };
+        }
         for (const other of partners) {
           if (pairsTried >= MAX_PAIRS || budget.exhausted()) break;
           pairsTried++;
@@ -321,6 +374,7 @@ interface PlannedHypothesis {
   lineRank: number;
   prior: number;
   score: number;
+  weight: number;
   because?: string;
   /** The suspicious line the candidate belongs to (probed before it is tried). */
   susp: SuspiciousLine;
@@ -342,7 +396,14 @@ async function planHypotheses(
   evidence: FailureEvidence | undefined,
 ): Promise<PlannedHypothesis[]> {
   const plan: PlannedHypothesis[] = [];
-  const found = await generateCandidates(runtime, lines, evidence, 2 * bug.experimentTimeoutMs + 10_000);
+  const found = await generateCandidates(
+    runtime,
+    lines,
+    evidence,
+    2 * bug.experimentTimeoutMs + 10_000,
+    bug.failingTests,
+  );
+  const top = Math.max(0, ...lines.map((l) => l.score));
   for (const candidate of found) {
     const source = await bug.readSource(candidate.file);
     const all = source.split("\n");
@@ -385,6 +446,7 @@ async function planHypotheses(
     plan.push({
       rank: lineRank,
       lineRank,
+      weight: lineWeight(susp.score, top),
       prior: candidate.prior,
       score: scored.score,
       ...(scored.because ? { because: scored.because } : {}),
@@ -422,15 +484,74 @@ async function toCandidate(
   bug: BugContext,
 ): Promise<EngineRun["candidates"][number] | undefined> {
   const file = at.candidate.file;
-  const before = await bug.readSource(file);
-  const applied = applyEdits(before, edits);
-  if (applied.problems.length > 0) return undefined;
+  // A fix may span files (the same slip copied into two modules): one file edit per file touched.
+  const files = [...new Set(edits.map((e) => e.file ?? file))];
+  const fileEdits = [];
+  for (const f of files) {
+    const before = await bug.readSource(f);
+    const applied = applyEdits(
+      before,
+      edits.filter((e) => (e.file ?? file) === f),
+    );
+    if (applied.problems.length > 0) return undefined;
+    fileEdits.push({ file: f, before, after: applied.source });
+  }
   const candidate = {
-    edits: [{ file, before, after: applied.source }],
+    edits: fileEdits,
     fromStep,
     at: { file, line: at.candidate.line, ...(at.fn ? { function: at.fn.qualname } : {}) },
   };
   return { candidate, validation: await validate(candidate) };
+}
+
+/**
+ * The hypotheses in their order, those whose edit is like `fix` first: the same replacement
+ * (`issued` → `due` elsewhere), then the same kind of mistake. Stable otherwise.
+ */
+export function alikeFirst<T extends { candidate: Pick<EngineCandidate, "family" | "edits"> }>(
+  items: T[],
+  fix: Pick<EngineCandidate, "family" | "edits">,
+): T[] {
+  const alike = (c: T["candidate"]) => (sameReplacement(c, fix) ? 0 : c.family === fix.family ? 1 : 2);
+  return items
+    .map((item, order) => ({ item, order, rank: alike(item.candidate) }))
+    .sort((a, b) => a.rank - b.rank || a.order - b.order)
+    .map(({ item }) => item);
+}
+
+/** Characters on each side of a replaced text that a copy of its line must repeat. */
+const COPY_CONTEXT = 8;
+
+/**
+ * The same replacement on the other lines of the file that hold the replaced text with the same
+ * few characters around it (`_window(route, rate)` in two methods): where a copied slip sits.
+ */
+export function copiesOf(source: string, edit: Edit): Edit[] {
+  if (edit.op !== "REPLACE") return [];
+  const lines = source.split("\n");
+  const text = lines[edit.line - 1] ?? "";
+  const at = text.indexOf(edit.old);
+  if (at < 0) return [];
+  const before = text.slice(Math.max(0, at - COPY_CONTEXT), at);
+  const after = text.slice(at + edit.old.length, at + edit.old.length + COPY_CONTEXT);
+  const needle = before + edit.old + after;
+  // Too little context would match unrelated lines.
+  if (needle.trim().length < edit.old.length + COPY_CONTEXT) return [];
+  const out: Edit[] = [];
+  lines.forEach((other, i) => {
+    if (i === edit.line - 1 || !other.includes(needle)) return;
+    out.push({ ...edit, line: i + 1, old: needle, new: before + edit.new + after });
+  });
+  return out;
+}
+
+/** Whether two candidates make the same text replacement (`route` → `prefix`), wherever they make it. */
+export function sameReplacement(
+  a: Pick<EngineCandidate, "edits">,
+  b: Pick<EngineCandidate, "edits">,
+): boolean {
+  const pairs = new Set(b.edits.flatMap((e) => (e.op === "REPLACE" ? [`${e.old}\0${e.new}`] : [])));
+  return a.edits.some((e) => e.op === "REPLACE" && pairs.has(`${e.old}\0${e.new}`));
 }
 
 function rankLines(lines: SuspiciousLine[], minScore: number): SuspiciousLine[] {

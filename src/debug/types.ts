@@ -25,6 +25,11 @@ export interface BugContext {
   /** SBFL-ranked lines, most suspicious first, already limited to editable files. */
   suspicious: SuspiciousLine[];
   functions: FunctionInfo[];
+  /**
+   * Whether a test executed a line in the coverage run before any edit; undefined when the run
+   * did not record that test. A line the judging test never runs cannot be where it fails.
+   */
+  reaches?(test: string, file: string, line: number): boolean | undefined;
   /** Source of a repository file as it is before any patch. */
   readSource(file: string): Promise<string>;
   /** Wall-clock limit of one experiment, scaled from the test runs seen so far

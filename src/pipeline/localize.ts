@@ -102,3 +102,20 @@ function byFunctionRank(lines: SuspiciousLine[], ranked: Result["localization"])
     .sort((a, b) => rank(a.l) - rank(b.l) || a.order - b.order)
     .map(({ l }) => l);
 }
+
+/** Whether a test executed a line in the coverage run: undefined for a test the run did not record. */
+export function coverageReaches(
+  coverage: CoverageReport,
+): (test: string, file: string, line: number) => boolean | undefined {
+  const sets = new Map<string, Set<string>>();
+  return (test, file, line) => {
+    const perFile = coverage.perTest[test];
+    if (perFile === undefined) return undefined;
+    let lines = sets.get(test);
+    if (!lines) {
+      lines = new Set(Object.entries(perFile).flatMap(([f, ls]) => ls.map((l) => `${f}\0${l}`)));
+      sets.set(test, lines);
+    }
+    return lines.has(`${file}\0${line}`);
+  };
+}

@@ -8,7 +8,8 @@ import {
   type CandidateFacts,
 } from "../../src/debug/evidence.js";
 import { progress } from "../../src/debug/progress.js";
-import { breadthFirst } from "../../src/debug/schedule.js";
+import { breadthFirst, lineWeight, linesToTry } from "../../src/debug/schedule.js";
+import { alikeFirst, copiesOf, sameReplacement } from "../../src/debug/offline.js";
 import { editShape } from "../../src/debug/shape.js";
 import type { FailureEvidence } from "../../src/lang/python/types.js";
 
@@ -54,6 +55,22 @@ describe("editShape", () => {
   });
 });
 
+/** An AttributeError for `name` on a Cart with these attributes. */
+const cartAttributeError = (
+  name: string,
+  owner: string,
+  attributes: string[],
+  close: string[],
+): FailureEvidence => ({
+  ...none,
+  exception: {
+    type: "AttributeError",
+    message: `'Cart' object has no attribute '${name}'`,
+    classes: ["AttributeError"],
+  },
+  attribute: { name, type: "Cart", owner, attributes, close },
+});
+
 describe("scoreCandidate", () => {
   const keyError: FailureEvidence = {
     ...none,
@@ -75,22 +92,28 @@ describe("scoreCandidate", () => {
     expect(other.score).toBe(0);
   });
 
+  it("puts first the store whose key or attribute the failing code looked up under another name", () => {
+    // The test read result["mail"]; the code stored it as "email".
+    const store = scoreCandidate(
+      facts('    result["email"] = address', '    result["mail"] = address'),
+      keyError,
+    );
+    expect(store.score).toBeGreaterThanOrEqual(STRONG);
+    expect(store.because).toContain("`email`");
+    expect(
+      scoreCandidate(facts('    result["other"] = 1', '    result["mail"] = 1'), keyError).score,
+    ).toBeLessThan(STRONG);
+    const attributeError = cartAttributeError("total", "cart", ["items", "totl"], ["totl"]);
+    expect(
+      scoreCandidate(facts("    self.totl = 0", "    self.total = 0"), attributeError).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(
+      scoreCandidate(facts("    self.count = 0", "    self.total = 0"), attributeError).score,
+    ).toBeLessThan(STRONG);
+  });
+
   it("puts an attribute the object has first", () => {
-    const ev: FailureEvidence = {
-      ...none,
-      exception: {
-        type: "AttributeError",
-        message: "'Cart' object has no attribute 'totl'",
-        classes: ["AttributeError"],
-      },
-      attribute: {
-        name: "totl",
-        type: "Cart",
-        owner: "self",
-        attributes: ["items", "total"],
-        close: ["total"],
-      },
-    };
+    const ev = cartAttributeError("totl", "self", ["items", "total"], ["total"]);
     expect(
       scoreCandidate(facts("    return self.totl", "    return self.total"), ev).score,
     ).toBeGreaterThanOrEqual(STRONG);
@@ -141,6 +164,34 @@ describe("scoreCandidate", () => {
     expect(
       scoreCandidate(facts("    except (KeyError, ValueError):", "    except KeyError:"), caught).score,
     ).toBe(0);
+  });
+
+  it("favours raising, where the exception started, the type an except clause it went through catches", () => {
+    const ev: FailureEvidence = {
+      ...none,
+      exception: { type: "ValueError", message: "too many", classes: ["ValueError", "Exception"] },
+      handlers: [{ file: "orders.py", line: 30, function: "fulfil", types: "InsufficientStock" }],
+    };
+    const raise = (after: string) => ({
+      ...facts('        raise ValueError(f"only {available}")', after, undefined, 12),
+      family: "wrong-exception",
+    });
+    expect(
+      scoreCandidate(raise("        raise InsufficientStock(sku, qty, available)"), ev).score,
+    ).toBeGreaterThanOrEqual(STRONG);
+    expect(scoreCandidate(raise('        raise KeyError(f"only {available}")'), ev).score).toBe(0);
+  });
+
+  it("favours a guard against a zero divisor on a division by zero, Decimal's included", () => {
+    const guard = {
+      ...facts("    x = a / n", undefined, "if not n:\n    continue"),
+      family: "missing-guard",
+    };
+    for (const type of ["ZeroDivisionError", "decimal.InvalidOperation"]) {
+      const ev = failureOnly({ type, message: "division" });
+      expect(scoreCandidate(guard, ev).score).toBeGreaterThan(0);
+    }
+    expect(scoreCandidate(guard, failureOnly({ type: "KeyError", message: "'a'" })).score).toBe(0);
   });
 
   it("favours a reset of state carried from one call to the next", () => {
@@ -204,6 +255,103 @@ describe("breadthFirst", () => {
       item("flip-top-line", 0, 0.9),
     ]).map((i) => i.name);
     expect(order).toEqual(["named-by-evidence", "flip-top-line", "flip-line-5", "guess-top-line"]);
+  });
+});
+
+describe("breadthFirst with line weights", () => {
+  const item = (name: string, lineRank: number, prior: number, weight: number) => ({
+    name,
+    lineRank,
+    prior,
+    score: 0,
+    weight,
+  });
+
+  it("gives a more suspicious line more rounds, and reaches its broad guesses before a weak line's late ones", () => {
+    const order = breadthFirst([
+      item("top-1", 0, 0.6, 1),
+      item("top-2", 0, 0.6, 1),
+      item("top-guess", 0, 0.3, 1),
+      ...[1, 2, 3, 4, 5, 6].map((k) => item(`weak-${k}`, 1, 0.6, 0.25)),
+    ]).map((i) => i.name);
+    expect(order.slice(0, 4)).toEqual(["top-1", "weak-1", "top-2", "weak-2"]);
+    expect(order.indexOf("top-guess")).toBeLessThan(order.indexOf("weak-4"));
+  });
+
+  it("weighs a line by its squared share of the top score, never under a quarter", () => {
+    expect(lineWeight(0.58, 0.58)).toBe(1);
+    expect(lineWeight(0.41, 0.58)).toBeCloseTo(0.5, 1);
+    expect(lineWeight(0.05, 1)).toBe(0.25);
+    expect(lineWeight(0.3, 0)).toBe(1);
+  });
+});
+
+describe("linesToTry", () => {
+  const lines = ["a", "b", "c", "d", "e", "f"];
+  const ran = new Set(["b", "d", "f"]);
+
+  it("puts the lines the judging test ran first, each group in suspiciousness order, each capped", () => {
+    expect(linesToTry(lines, (l) => ran.has(l), 2, 1)).toEqual(["b", "d", "a"]);
+    expect(linesToTry(lines, (l) => ran.has(l), 5, 5)).toEqual(["b", "d", "f", "a", "c", "e"]);
+  });
+
+  it("keeps the suspiciousness order when coverage does not say (undefined)", () => {
+    expect(linesToTry(lines, () => undefined, 4, 10)).toEqual(["a", "b", "c", "d"]);
+    expect(linesToTry(lines, (l) => (l === "a" ? false : undefined), 2, 1)).toEqual(["b", "c", "a"]);
+  });
+});
+
+describe("alikeFirst", () => {
+  const replace = (old: string, to: string, file = "a.py") => ({
+    op: "REPLACE" as const,
+    line: 3,
+    file,
+    old,
+    new: to,
+  });
+  const item = (id: string, family: string, old: string, to: string, file?: string) => ({
+    id,
+    candidate: { family, edits: [replace(old, to, file)] },
+  });
+
+  it("puts the same replacement elsewhere first, then the same kind of mistake, else keeps the order", () => {
+    const fix = { family: "changed-attribute", edits: [replace("issued", "due")] };
+    const items = [
+      item("op", "changed-operator", "<", "<="),
+      item("attr", "changed-attribute", "total", "paid"),
+      item("same", "changed-attribute", "issued", "due", "b.py"),
+      item("op2", "changed-operator", ">", ">="),
+    ];
+    expect(alikeFirst(items, fix).map((i) => i.id)).toEqual(["same", "attr", "op", "op2"]);
+  });
+});
+
+describe("copiesOf and sameReplacement", () => {
+  const source = [
+    "def check(route, rule):",
+    "    prefix, rate = rule",
+    "    window = self._window(route, rate)",
+    "    return window",
+    "def peek(route, rule):",
+    "    prefix, rate = rule",
+    "    return self._window(route, rate).remaining()",
+    "def other(route):",
+    "    return route",
+  ].join("\n");
+  const edit = { op: "REPLACE" as const, line: 3, file: "p.py", old: "route", new: "prefix" };
+
+  it("finds the lines holding the replaced text with the same context, and edits them the same way", () => {
+    expect(copiesOf(source, edit)).toEqual([
+      { op: "REPLACE", line: 7, file: "p.py", old: "_window(route, rate)", new: "_window(prefix, rate)" },
+    ]);
+    expect(copiesOf(source, { ...edit, line: 9 })).toEqual([]);
+    expect(copiesOf(source, { op: "ADD", line: 3, stmt: "x = 1" })).toEqual([]);
+  });
+
+  it("says whether two candidates replace the same text", () => {
+    const at = (line: number, old: string, to: string) => ({ edits: [{ ...edit, line, old, new: to }] });
+    expect(sameReplacement(at(3, "route", "prefix"), at(7, "route", "prefix"))).toBe(true);
+    expect(sameReplacement(at(3, "route", "prefix"), at(7, "route", "rate"))).toBe(false);
   });
 });
 

@@ -1,12 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
 import type { CoverageReport } from "../../src/lang/python/types.js";
 import { sbfl, worstCaseRank } from "../../src/localize/sbfl.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { testOptions } from "../sandbox/limits.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { localTree } from "../helpers/tree.js";
 
 // A price parser whose bug (partition on "," instead of ".") raises ValueError on a decimal
 // price; two callers catch it and re-raise OrderError, one with `from e`, one implicitly. Every
@@ -97,13 +95,7 @@ let repo: string;
 let sandbox: Sandbox;
 let coverage: CoverageReport;
 beforeAll(async () => {
-  process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-  repo = await mkdtemp(path.join(tmpdir(), "hypofix-causes-"));
-  for (const [name, text] of Object.entries(FILES)) {
-    await mkdir(path.dirname(path.join(repo, name)), { recursive: true });
-    await writeFile(path.join(repo, name), text);
-  }
-  sandbox = await createSandbox("local", testOptions(repo));
+  ({ repo, sandbox } = await localTree("hypofix-causes-", FILES));
   coverage = await createPythonRuntime(sandbox).coverage();
 });
 afterAll(async () => {

@@ -112,6 +112,46 @@ const primes = dedent(`
       return found
 `);
 
+const cleaned = dedent(`
+  def normalize(text):
+      return "".join(ch.lower() for ch in text if ch.isalnum())
+
+
+  def is_palindrome(text):
+      return cleaned == cleaned[::-1]
+`);
+
+const bucket = dedent(`
+  class Bucket:
+      def __init__(self, capacity):
+          self.capacity = capacity
+          self.tokens = capacity
+
+      def refill(self, amount):
+          self.tokens += amount
+          return self.tokens
+`);
+
+const lru = dedent(`
+  from collections import OrderedDict
+
+
+  class Cache:
+      def __init__(self):
+          self.data = OrderedDict()
+
+      def put(self, key, value):
+          self.data[key] = value
+          self.data.move_to_end(key)
+
+      def get(self, key):
+          value = self.data[key]
+          return value
+
+      def oldest(self):
+          return next(iter(self.data))
+`);
+
 const fixes: FixCase[] = [
   {
     name: "counter",
@@ -246,6 +286,47 @@ const fixes: FixCase[] = [
       def test_net_owed():
           assert net(10, 4) == 6
     `,
+  },
+  {
+    name: "cleaned", // nothing says what the value is: a one-argument function of the module on the parameter
+    family: "missing-init",
+    source: cleaned,
+    lines: [lineOf(cleaned, "return cleaned")],
+    test: `
+      from prog.cleaned import is_palindrome
+      def test_phrase(): assert is_palindrome("Never odd, or even")
+    `,
+    fix: ["    return cleaned ==", "    cleaned = normalize(text)\n    return cleaned =="],
+  },
+  {
+    name: "bucket", // a running total that should stop at the object's bound
+    family: "extended-expression",
+    source: bucket,
+    lines: [lineOf(bucket, "self.tokens += amount")],
+    test: `
+      from prog.bucket import Bucket
+      def test_full():
+          b = Bucket(5)
+          b.tokens = 4
+          assert b.refill(3) == 5
+    `,
+    fix: ["self.tokens += amount", "self.tokens = min(self.capacity, self.tokens + amount)"],
+  },
+  {
+    name: "lru", // a call the sibling method makes: a hit is not marked recent
+    family: "missing-call",
+    source: lru,
+    lines: [lineOf(lru, "return value")],
+    test: `
+      from prog.lru import Cache
+      def test_hit_is_recent():
+          c = Cache()
+          c.put("a", 1)
+          c.put("b", 2)
+          c.get("a")
+          assert c.oldest() == "b"
+    `,
+    fix: ["        return value\n", "        self.data.move_to_end(key)\n        return value\n"],
   },
 ];
 

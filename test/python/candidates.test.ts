@@ -63,6 +63,61 @@ const mutable = dedent(`
       return template.format(**context)
 `);
 
+const lastFlag = dedent(`
+  def flag_last(items):
+      out = []
+      for index, item in enumerate(items):
+          out.append((item, index == len(items)))
+      return out
+`);
+
+const raised = dedent(`
+  class StockError(Exception):
+      pass
+
+
+  class Insufficient(StockError):
+      def __init__(self, sku, requested, available):
+          super().__init__(f"{requested} of {sku}: only {available}")
+          self.available = available
+
+
+  def take(stock, sku, qty):
+      available = stock.get(sku, 0)
+      if qty > available:
+          raise ValueError(f"cannot take {qty} of {sku}: only {available}")
+      stock[sku] = available - qty
+      return qty
+
+
+  def try_take(stock, sku, qty):
+      try:
+          return take(stock, sku, qty)
+      except StockError as e:
+          return e.available
+`);
+
+const leftOut = dedent(`
+  class Short:
+      def __init__(self, available):
+          self.available = available
+
+
+  def backordered(qty, on_hand):
+      short = Short(min(qty, on_hand))
+      if short.available > 0:
+          print("shipping", short.available)
+      rest = qty
+      return rest
+`);
+
+const falsy = dedent(`
+  def rate_or(rate, default):
+      if not rate:
+          return default
+      return rate
+`);
+
 const fixes: FixCase[] = [
   {
     name: "bounds",
@@ -150,6 +205,54 @@ const fixes: FixCase[] = [
           with pytest.raises(KeyError):
               render("{a}")
     `,
+  },
+  {
+    name: "last_flag",
+    family: "off-by-one",
+    source: lastFlag,
+    lines: [lineOf(lastFlag, "index == len(items)")],
+    test: `
+      from prog.last_flag import flag_last
+      def test_last():
+          assert flag_last(["a", "b"]) == [("a", False), ("b", True)]
+    `,
+    fix: ["index == len(items)", "index == len(items) - 1"],
+  },
+  {
+    // The exception's own arguments: its __init__'s namesakes in scope, the rest from the message's names.
+    name: "raised",
+    family: "wrong-exception",
+    source: raised,
+    lines: [lineOf(raised, "raise ValueError")],
+    test: `
+      from prog.raised import try_take
+      def test_short():
+          assert try_take({"a": 2}, "a", 5) == 2
+    `,
+    fix: ['ValueError(f"cannot take {qty} of {sku}: only {available}")', "Insufficient(sku, qty, available)"],
+  },
+  {
+    name: "left_out", // a term read just above, left out of the assignment
+    family: "extended-expression",
+    source: leftOut,
+    lines: [lineOf(leftOut, "rest = qty")],
+    test: `
+      from prog.left_out import backordered
+      def test_rest(): assert backordered(5, 2) == 3
+    `,
+    fix: ["rest = qty", "rest = qty - short.available"],
+  },
+  {
+    name: "falsy", // a truth test where a None test is meant: a rate of 0 is a rate
+    family: "over-broad-condition",
+    source: falsy,
+    lines: [lineOf(falsy, "if not rate")],
+    test: `
+      from prog.falsy import rate_or
+      def test_zero_rate(): assert rate_or(0, 0.2) == 0
+      def test_no_rate(): assert rate_or(None, 0.2) == 0.2
+    `,
+    fix: ["not rate", "rate is None"],
   },
 ];
 

@@ -100,14 +100,17 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
     const ev = await runtime.evidence(test("test_total"), {
       lines: [9, 10, 11, 12, 26].map((line) => ({ file: "shop.py", line })),
     });
+    // The locals' types as the test first ran each line (a loop's variables from its second pass).
+    const types = { i: "int", items: "list", t: "int" };
     expect(ev?.probes).toEqual([
-      { file: "shop.py", line: 9, expr: null },
+      { file: "shop.py", line: 9, expr: null, types: { items: "list" } },
       {
         file: "shop.py",
         line: 10,
         expr: "range(len(items) - 1)",
         values: Array(3).fill({ value: "range(0, 2)" }),
         total: 3,
+        types,
       },
       {
         file: "shop.py",
@@ -115,6 +118,7 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
         expr: "(t, items[i])",
         values: [{ value: "(0, 1)" }, { value: "(1, 2)" }],
         total: 2,
+        types,
       },
       {
         file: "shop.py",
@@ -124,9 +128,15 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
         params: ["items"],
         values: [{ value: "3" }],
         total: 1,
+        types,
       },
       // Never reached in this test: no values, and the engine asks the debugger instead.
       { file: "shop.py", line: 26, expr: "x", values: [], total: 0 },
     ]);
+  });
+
+  it("gives the types of a method's self attributes, as `self.<name>`", async () => {
+    const ev = await runtime.evidence(test("test_label"), { lines: [{ file: "shop.py", line: 30 }] });
+    expect(ev?.probes[0]?.types).toEqual({ self: "Cart", "self.items": "list", "self.title": "str" });
   });
 });

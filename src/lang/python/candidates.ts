@@ -35,6 +35,7 @@ export const CANDIDATE_FAMILIES = [
   "missing-guard",
   "missing-condition",
   "missing-append",
+  "missing-call",
   "missing-init",
   "missing-copy",
   "extended-expression",
@@ -117,9 +118,19 @@ export interface CandidateRequest {
    * Evidence from the failure that makes some replacements likelier (lower prior): `keys` a
    * KeyError's key or the keys a dict held at runtime, `attributes` an object's attributes
    * (AttributeError), `names` variables seen in the failing frame, `exceptions` the type
-   * raised or the one the test expected (for `except` clauses and `raise`).
+   * raised or the one the test expected (for `except` clauses and `raise`), `types` the runtime
+   * types of the names at the lines the failing test ran (edits that do not fit them are dropped).
    */
-  hints?: { names?: string[]; keys?: string[]; attributes?: string[]; exceptions?: string[] };
+  hints?: {
+    names?: string[];
+    keys?: string[];
+    attributes?: string[];
+    exceptions?: string[];
+    /** Type names of the locals (and `self.<attribute>`s) at a line, when the failing test first ran it. */
+    types?: { line: number; types: Record<string, string> }[];
+  };
+  /** Test files (repository-relative) of the failing tests: the keys they use are likelier replacement keys. */
+  tests?: string[];
   /** Candidates kept per suspect line, likeliest first (default 80). */
   budget?: number;
 }

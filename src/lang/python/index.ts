@@ -294,9 +294,7 @@ class SandboxPythonRuntime implements PythonRuntime {
   ): Promise<string | { text: string; failure?: TestFailure }> {
     const files = [...new Set(edits.map((e) => e.file))];
     const named = files.find((f) => f !== undefined);
-    if (files.filter((f) => f !== undefined).length > 1) {
-      return "An edit experiment may change one file only; split it into separate experiments.";
-    }
+    if (files.filter((f) => f !== undefined).length > 1) return this.editAcross(testId, edits, options);
     const { file, candidates } = await this.targetFile(testId, named, options);
     if (!file) {
       const line = edits[0]?.line ?? 1;
@@ -339,6 +337,53 @@ class SandboxPythonRuntime implements PythonRuntime {
       }
     }
     return `File ${file} changed while the experiment ran; try again.`;
+  }
+
+  /**
+   * An edit experiment over several files (one slip copied into two modules): the other files are
+   * written edited, the last file's edits run as a single-file experiment, then the others are
+   * restored whatever happens.
+   */
+  private async editAcross(
+    testId: string,
+    edits: Edit[],
+    options?: ObserveOptions,
+  ): Promise<string | { text: string; failure?: TestFailure }> {
+    if (edits.some((e) => e.file === undefined)) {
+      return "An edit experiment over several files must name the file of every edit.";
+    }
+    const files = [...new Set(edits.map((e) => e.file!))];
+    for (const file of files) {
+      if (file.startsWith("/") || file.split("/").includes("..")) {
+        return `File ${file} is outside the repository; give a path relative to its root.`;
+      }
+    }
+    const main = files.at(-1)!;
+    const written: { file: string; original: string }[] = [];
+    try {
+      for (const file of files.slice(0, -1)) {
+        let original: string;
+        try {
+          original = await this.sandbox.readFile(file);
+        } catch {
+          return `File ${file} does not exist in the repository.`;
+        }
+        const edited = applyEdits(
+          original,
+          edits.filter((e) => e.file === file),
+        );
+        if (edited.problems.length > 0) return `${edited.problems.join("\n")}\nThe test was not run.`;
+        written.push({ file, original });
+        await this.sandbox.writeFile(file, edited.source);
+      }
+      return await this.editAndRun(
+        testId,
+        edits.filter((e) => e.file === main),
+        options,
+      );
+    } finally {
+      for (const { file, original } of written.reverse()) await this.sandbox.writeFile(file, original);
+    }
   }
 
   async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {

@@ -142,6 +142,8 @@ export const evidenceSchema = z.object({
       /** The values `expr` had at each hit (at most 100) and the number of hits, as the debugger reports them. */
       values: z.array(z.union([z.object({ value: z.string() }), z.object({ error: z.string() })])).optional(),
       total: z.number().int().optional(),
+      /** Type names of the frame's locals and of `self.<attribute>`s at the first hit. */
+      types: z.record(z.string(), z.string()).optional(),
     }),
   ),
 });

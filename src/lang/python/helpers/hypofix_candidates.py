@@ -16,6 +16,7 @@ import difflib
 import io
 import json
 import os
+import re
 import sys
 import time
 import tokenize
@@ -577,8 +578,11 @@ class Module:
         self.imports = set()  # names imported at module level
         self.round_digits = set()
         self.key_ids = set()  # ids of the string constants used as keys
-        self.foreign_attributes = []  # attribute sets of classes in the modules this one imports from
+        self.foreign_attributes = []  # {attribute: kind} of the classes in the modules this one imports from
         self.foreign_functions = {}  # their module-level functions: {name: number of parameters}
+        self.exception_inits = {}  # exception classes defined here or imported: exception_inits
+        self.foreign_keys = set()  # string keys the repository modules this one imports from use
+        self.test_keys = set()  # string keys the failing tests' files use
         self._regions = None
         self._visible = {}
         for node in ast.walk(tree):
@@ -588,6 +592,7 @@ class Module:
         self.scope_of[tree] = self.module_scope
         self._collect(tree, self.module_scope, None)
         self._facts()
+        self.exception_inits.update(exception_inits(self))
 
     # Scopes and bindings.
     def _collect(self, node, scope, cls):
@@ -866,7 +871,8 @@ class Module:
             for name, b in scope.names.items():
                 if name in found:
                     continue
-                if scope is self.module_scope or b.role == "param" or b.line < line or b.line >= loop_start and b.line <= line:
+                # Bound on this very line counts only inside a loop (from the pass before).
+                if scope is self.module_scope or b.role == "param" or b.line < line or loops and loop_start <= b.line <= line:
                     if b.role != "comprehension":
                         found[name] = b
                     elif self._inside_comprehension_of(node, name):
@@ -981,8 +987,26 @@ def needs_parens(node, module):
     ) or (isinstance(parent, ast.Call) and parent.func is node)
 
 
+def is_value(node):
+    """A name, attribute or subscript: something whose truth a condition may test."""
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(getattr(node, "ctx", None), ast.Load)
+
+
 def is_atom(node):
     return isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set))
+
+
+# Runtime type names (hints.types) that take part in arithmetic with an integer.
+NUMERIC_TYPES = {"int", "float", "bool", "Decimal", "Fraction", "complex"}
+# Runtime types an integer index or slice bound applies to.
+SEQUENCE_TYPES = {"list", "tuple", "str", "bytes", "bytearray", "range", "deque", "memoryview"}
+
+
+def type_class(name):
+    """The class of a runtime type name for compatibility: numbers are one class; None fits anything."""
+    if name is None or name == "NoneType":
+        return None
+    return "number" if name in NUMERIC_TYPES else name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1001,6 +1025,11 @@ class Generator:
         self.parses = 0
         self._returns = {}
         self._unit_names = {}
+        # {line: {name: type name}} seen when the failing test first ran each line (hints.types).
+        self.types = {}
+        for entry in hints.get("types", []) or []:
+            if isinstance(entry, dict) and isinstance(entry.get("types"), dict):
+                self.types[int(entry.get("line", 0))] = entry["types"]
 
     # Emission ----------------------------------------------------------------------------
     def emit(self, family, prior, changes, claim, node, names=(), literals=(), before="", after=""):
@@ -1133,6 +1162,38 @@ class Generator:
             return self.insert_after(stmt, lines)
         return self.insert_before(stmt, lines)
 
+    def runtime_type(self, node):
+        """The type name a name or `self.<attribute>` had when the failing test ran its line (or,
+        failing that, another line of the same function), else None."""
+        if isinstance(node, ast.Name):
+            key = node.id
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            key = "self." + node.attr
+        else:
+            return None
+        return self.type_near(key, node)
+
+    def type_near(self, key, node):
+        """The type name `key` (a name or `self.<attribute>`) had at node's line, else at the
+        nearest line of its function that the failing test ran."""
+        if not self.types:
+            return None
+        seen = self.types.get(node.lineno)
+        if seen is not None and key in seen:
+            return seen[key]
+        fn = self.m.enclosing_function(node)
+        if fn is None:
+            return None
+        for line in sorted(self.types, key=lambda n: abs(n - node.lineno)):
+            if fn.lineno <= line <= (fn.end_lineno or fn.lineno) and key in self.types[line]:
+                return self.types[line][key]
+        return None
+
+    def not_numeric(self, node):
+        """Whether the failing test showed `node` holding something that is not a number."""
+        cls = type_class(self.runtime_type(node))
+        return cls is not None and cls != "number"
+
     # Families on expressions of one unit -------------------------------------------------
     def expression_families(self, unit, nodes):
         for node in nodes:
@@ -1158,6 +1219,7 @@ class Generator:
             elif isinstance(node, ast.Call):
                 self.call_families(node)
         self.negated_condition(unit)
+        self.truthiness(unit)
         self.extended_expression(unit, nodes)
         if isinstance(unit, ast.AugAssign):
             self.changed_operator_augassign(unit)
@@ -1396,11 +1458,16 @@ class Generator:
         text = self.src.seg(node)
         quote = '"' if text.endswith('"') else "'"
         hinted = [k for k in self.hints.get("keys", []) if k != value]
-        others = [k for k in self.m.keys if k != value and k not in hinted]
-        ranked = sorted(others, key=lambda k: -difflib.SequenceMatcher(None, value, k).ratio())
-        for i, key in enumerate(hinted[:6] + ranked[:8]):
+        close = lambda k: -difflib.SequenceMatcher(None, value, k).ratio()  # noqa: E731
+        # Keys the failing tests use (they name what the code should produce or read), then keys
+        # of this module and of the repository modules it imports from.
+        tested = sorted((k for k in self.m.test_keys if k != value and k not in hinted), key=close)[:4]
+        others = [k for k in set(self.m.keys) | self.m.foreign_keys if k != value and k not in hinted and k not in tested]
+        ranked = sorted(others, key=lambda k: (close(k), k))
+        for i, key in enumerate(hinted[:6] + tested + ranked[:8]):
             ratio = difflib.SequenceMatcher(None, value, key).ratio()
-            prior = (0.8 if key in hinted else 1.6) + (1 - ratio) * 1.5 + 0.05 * i
+            base = 0.8 if key in hinted else 1.3 if key in tested else 1.6 if key in self.m.keys else 1.8
+            prior = base + (1 - ratio) * 1.5 + 0.05 * i
             new = py_string(key, quote)
             claim = f"The key {in_backticks(text)} at line {node.lineno} is the wrong one: it should be {in_backticks(new)}."
             self.replace("changed-key", prior, node, new, claim, literals=[text, new])
@@ -1443,6 +1510,15 @@ class Generator:
                 prior -= 0.2
             ratio = difflib.SequenceMatcher(None, node.id, name).ratio()
             prior -= 0.4 * ratio
+            fn = self.m.enclosing_function(node)
+            unused = self.unused_names(fn) if fn is not None else {}
+            if name in unused and isinstance(node.ctx, ast.Load):
+                # A value computed and never read is likely the one meant where another is read.
+                prior -= 1.2 if unused[name] == "local" else 0.6
+            mine_type = type_class(self.runtime_type(node))
+            other_type = type_class(self.type_near(name, node))
+            if mine_type is not None and other_type is not None and mine_type != other_type:
+                prior += 1.5  # the failing test showed the two holding different types
             options.append((prior, name))
         # `x` where `self.x` was meant.
         cls = self.method_class(node)
@@ -1459,6 +1535,37 @@ class Generator:
             self.replace("changed-identifier", prior, node, name, claim, names=[node.id, name])
 
     _usage = None
+
+    def unused_names(self, fn):
+        """{name: "local" | "param"} of fn's parameters and assigned locals whose value is never
+        read, in fn or a function nested in it (adding to a container or storing into it is no
+        read). Loop, `with` and `except` names are left out: an unused one is common in sound code."""
+        cache = self.__dict__.setdefault("_unused", {})
+        if id(fn) in cache:
+            return cache[id(fn)]
+        bound = {}
+        for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args) + list(fn.args.kwonlyargs):
+            bound.setdefault(a.arg, "param")
+        reads = set()
+        for n in ast.walk(fn):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                            bound.setdefault(x.id, "local")
+            if not isinstance(n, ast.Name) or not isinstance(n.ctx, ast.Load):
+                continue
+            parent = self.m.parent.get(n)
+            if isinstance(parent, ast.Attribute) and parent.value is n and parent.attr in MUTATORS:
+                call = self.m.parent.get(parent)
+                if isinstance(call, ast.Call) and call.func is parent:
+                    continue
+            if isinstance(parent, ast.Subscript) and parent.value is n and isinstance(parent.ctx, (ast.Store, ast.Del)):
+                continue
+            reads.add(n.id)
+        out = {name: role for name, role in bound.items() if name not in reads and not name.startswith("_") and name not in ("self", "cls")}
+        cache[id(fn)] = out
+        return out
 
     def unit_names(self):
         key = id(self.unit)
@@ -1504,12 +1611,15 @@ class Generator:
         if cls is not None:
             same_base |= set(self.m.class_attributes.get(cls, {}))
             same_base -= set(self.m.methods.get(cls, {}))
+        kinds = {}  # attribute -> its kind, in the classes that have this attribute
         if cls is None:
             # An object of a class defined here or imported from the repository that has this
             # attribute: its other attributes.
             for attrs in list(self.m.class_attributes.values()) + self.m.foreign_attributes:
                 if node.attr in attrs:
                     same_base |= set(attrs)
+                    for name, kind in attrs.items():
+                        kinds.setdefault(name, kind)
         for name in sorted(same_base | (hinted - {node.attr})):
             if name == node.attr:
                 continue
@@ -1519,6 +1629,14 @@ class Generator:
                 kind = self.m.class_attributes.get(cls, {}).get(node.attr)
                 if not compatible(kind, self.m.class_attributes.get(cls, {}).get(name)):
                     continue
+            elif kinds.get(node.attr) is not None and kinds.get(name) is not None:
+                # Declared types (annotations, property return types): `issued` and `due` are both dates.
+                prior += -0.5 if kinds[node.attr] == kinds[name] else 0.8
+            if base == "self":
+                # The types the failing test showed on the object.
+                mine, other = (type_class(self.type_near("self." + a, node)) for a in (node.attr, name))
+                if mine is not None and other is not None:
+                    prior += -0.3 if mine == other else 1.0
             options.append((prior, base + "." + name, name))
         # `self.x` where the local `x` was meant.
         if isinstance(node.ctx, ast.Load):
@@ -1551,6 +1669,31 @@ class Generator:
             ):
                 tests.append(unit.value)
         return tests
+
+    def truthiness(self, unit):
+        """A truth test where a None test is meant, or the other way: `not x` lets 0 and "" through
+        as missing (`x is None`), `x is None` lets them through as present (`not x`)."""
+        for test in self.condition_tests(unit):
+            for n in ast.walk(test):
+                if id(n) in self.m.skip:
+                    continue
+                parent = self.m.parent.get(n)
+                subject = None
+                if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and is_value(n.operand):
+                    subject, family, new = n.operand, "over-broad-condition", "{} is None"
+                elif isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.comparators[0], ast.Constant) and n.comparators[0].value is None and is_value(n.left):
+                    subject = n.left
+                    family, new = ("missing-condition", "not {}") if isinstance(n.ops[0], ast.Is) else ("missing-condition", "{}") if isinstance(n.ops[0], ast.IsNot) else (None, None)
+                elif is_value(n) and (n is test or isinstance(parent, ast.BoolOp)) and not (isinstance(parent, ast.UnaryOp)):
+                    subject, family, new = n, "over-broad-condition", "{} is not None"
+                if subject is None or family is None:
+                    continue
+                text = self.src.seg(subject)
+                edited = new.format(text)
+                if new == "not {}" and isinstance(parent, (ast.Compare, ast.BinOp)):
+                    edited = "(" + edited + ")"
+                claim = f"The condition at line {n.lineno} tests {in_backticks(short(self.src.seg(n)))} where {in_backticks(short(edited))} is meant (a value like 0 or an empty string is handled the wrong way)."
+                self.replace(family, 2.0, n, edited, claim, names=names_in(subject))
 
     def negated_condition(self, unit):
         for test in self.condition_tests(unit):
@@ -1604,6 +1747,9 @@ class Generator:
             index = index.value
         if isinstance(node.ctx, ast.Del):
             return
+        container = self.runtime_type(node.value)
+        if container is not None and container not in SEQUENCE_TYPES:
+            return  # a mapping's key (or another object's index) is not off by one
         if isinstance(index, ast.Slice):
             for bound in (index.lower, index.upper):
                 if bound is not None:
@@ -1619,8 +1765,10 @@ class Generator:
         if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant) and index.operand.value == 1:
             self.replace("off-by-one", 2.0, index, "0", f"Line {node.lineno} takes the last item where the first is meant: {in_backticks(short(self.src.seg(node)))} should end in {in_backticks('[0]')}.")
 
-    def shift(self, node, why, prior):
-        """`e` → `e + 1` / `e - 1`, and `e ± 1` → `e`."""
+    def shift(self, node, why, prior, down_first=False):
+        """`e` → `e + 1` / `e - 1`, and `e ± 1` → `e`; not for a value the failing test showed is no number."""
+        if self.not_numeric(node):
+            return
         text = self.src.seg(node)
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             alts = [str(node.value + 1), str(node.value - 1)] if node.value != 0 else ["1"]
@@ -1632,7 +1780,7 @@ class Generator:
             return  # off_by_one_drop
         else:
             inner = text if is_atom(node) or isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) else "(" + text + ")"
-            alts = [inner + " + 1", inner + " - 1"]
+            alts = [inner + " - 1", inner + " + 1"] if down_first else [inner + " + 1", inner + " - 1"]
         for i, alt in enumerate(alts):
             new = "(" + alt + ")" if needs_parens(node, self.m) and " " in alt else alt
             claim = f"At line {node.lineno} {why}: {in_backticks(short(text))} should be {in_backticks(short(new))}."
@@ -1668,6 +1816,9 @@ class Generator:
             return
         if isinstance(func, ast.Name) and name == "range":
             self.range_call(node)
+        if isinstance(func, ast.Name) and name == "len" and isinstance(self.m.parent.get(node), ast.Compare):
+            # `i == len(items)` where the last index, `len(items) - 1`, is meant (or the other way).
+            self.shift(node, "the length compared is off by one", 1.6, down_first=True)
         self.wrong_function(node, func, name)
         self.missing_argument(node, func, name)
         self.extra_argument(node, name)
@@ -1845,6 +1996,73 @@ class Generator:
         self.missing_guard(unit)
         self.missing_copy(unit)
         self.missing_condition(unit)
+        self.missing_clamp(unit)
+        self.missing_call(unit)
+
+    # missing-call
+    def missing_call(self, unit):
+        """A method call on an object that a sibling method (or function) makes and this one does not,
+        inserted before the statement (`self._data.move_to_end(key)` in `get` as in `set`), when every
+        name it reads is bound here."""
+        if not isinstance(unit, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)):
+            return
+        fn = self.m.enclosing_function(unit)
+        if fn is None:
+            return
+        cls = self.m.class_of.get(fn)
+        siblings = list(self.m.methods.get(cls, {}).values()) if cls is not None else list(self.m.functions.values())
+        own = {self.src.seg(n) for n in ast.walk(fn) if isinstance(n, ast.Expr)}
+        visible = self.m.visible(unit, unit.lineno)
+        found = []
+        for g in siblings:
+            if g is fn:
+                continue
+            for n in ast.walk(g):
+                if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)):
+                    continue
+                if n.value.func.attr in SIDE_CALLS or isinstance(n.value.func.value, ast.Constant):
+                    continue  # filling containers is missing-append's; logging and I/O are not state a test sees
+                text = self.src.seg(n)
+                if text in own or text in found or "\n" in text:
+                    continue
+                names = [x.id for x in ast.walk(n) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)]
+                if all(name in visible or name in BUILTIN_NAMES for name in names):
+                    found.append(text)
+        for i, text in enumerate(found[:3]):
+            change = self.insert_before(unit, [text])
+            if change is None:
+                return
+            claim = f"A call is missing before line {unit.lineno}: {in_backticks(short(text))}, as another function of the same code makes it."
+            self.emit("missing-call", 2.6 + 0.2 * i, [change], claim, unit, before="", after=text)
+
+    # missing clamp (extended-expression)
+    def missing_clamp(self, unit):
+        """`x += e` that should stop at a bound the object or function holds (`min(self.capacity,
+        x + e)`), or `x -= e` that should not go below zero (`max(0, x - e)`)."""
+        if not isinstance(unit, ast.AugAssign) or not isinstance(unit.op, (ast.Add, ast.Sub)):
+            return
+        target = unit.target
+        if not isinstance(target, (ast.Name, ast.Attribute)) or self.not_numeric(target):
+            return
+        text = self.src.seg(target)
+        value = self.src.seg(unit.value)
+        value = "(" + value + ")" if isinstance(unit.value, (ast.BoolOp, ast.IfExp, ast.Lambda)) else value
+        options = []
+        if isinstance(unit.op, ast.Add):
+            bounds = []
+            cls = self.method_class(unit) if isinstance(target, ast.Attribute) else None
+            if cls is not None:
+                bounds += ["self." + a for a in self.m.class_attributes.get(cls, {}) if UPPER_BOUND.search(a)]
+            visible = self.m.visible(unit, unit.lineno)
+            bounds += [n for n, b in visible.items() if b.role in ("param", "local") and UPPER_BOUND.search(n)]
+            for i, bound in enumerate(b for b in bounds if b != text):
+                options.append((2.4 + 0.1 * i, f"{text} = min({bound}, {text} + {value})", f"stop at {bound}"))
+        else:
+            options.append((2.9, f"{text} = max(0, {text} - {value})", "not go below zero"))
+        start, end = self.src.span(unit)
+        for prior, new, why in options[:4]:
+            claim = f"Line {unit.lineno} lets {in_backticks(text)} run past its bound: it should {why}, {in_backticks(new)}."
+            self.emit("extended-expression", prior, [(start, end, new)], claim, unit, names=[text], before=self.src.seg(unit), after=new)
 
     # missing-copy
     def missing_copy(self, unit):
@@ -1940,11 +2158,20 @@ class Generator:
             anchor = self.top_statement_in(fn, first)
             if anchor is None:
                 continue
-            change = self.insert_before(anchor, [f"{name} = {init}"])
-            if change is None:
-                continue
-            claim = f"{in_backticks(name)} is used in {in_backticks(fn.name)} but never given a value: {in_backticks(name + ' = ' + init)} is missing before line {anchor.lineno}."
-            self.emit("missing-init", 1.0, [change], claim, fn, names=[name], literals=[init])
+            inits = [(1.0, init)]
+            if init == "None":
+                # Nothing says what kind of value: a parameter passed through a one-argument function
+                # of this module (`cleaned = normalize(text)`), or the parameter itself.
+                params = [a.arg for a in fn.args.args if a.arg not in ("self", "cls")][:3]
+                helpers = [f for f, node in self.m.functions.items() if node is not fn and n_params(node) == 1][:4]
+                inits += [(1.3 + 0.1 * i, f"{f}({p})") for i, (f, p) in enumerate((f, p) for f in helpers for p in params)]
+                inits += [(1.6 + 0.1 * i, p) for i, p in enumerate(params)]
+            for prior, value in inits:
+                change = self.insert_before(anchor, [f"{name} = {value}"])
+                if change is None:
+                    break
+                claim = f"{in_backticks(name)} is used in {in_backticks(fn.name)} but never given a value: {in_backticks(name + ' = ' + value)} is missing before line {anchor.lineno}."
+                self.emit("missing-init", prior, [change], claim, fn, names=[name], literals=[value])
 
     def initial_value(self, name, nodes):
         for n in nodes:
@@ -1972,6 +2199,7 @@ class Generator:
 
     def exception_options(self, current):
         module_types = [e for e in self.m.exceptions if e not in current]
+        module_types += [e for e in self.m.exception_inits if e not in current and e not in module_types]
         related = [e for c in current for e in RELATED_EXCEPTIONS.get(c, []) if e not in current]
         options = []
         # The types the failure raised or expected come first.
@@ -2017,6 +2245,39 @@ class Generator:
         for prior, alt in self.exception_options([current])[:6]:
             claim = f"Line {unit.lineno} raises {in_backticks(current)} where callers expect {in_backticks(alt)}."
             self.replace("wrong-exception", prior + 0.6, func, alt, claim, names=[current, alt])
+            args = self.exception_arguments(exc, alt)
+            if args is not None:
+                new = f"{alt}({', '.join(args)})"
+                claim = f"Line {unit.lineno} raises {in_backticks(short(self.src.seg(exc)))} where callers expect {in_backticks(new)}."
+                self.replace("wrong-exception", prior + 0.5, exc, new, claim, names=[current, alt, *args])
+
+    def exception_arguments(self, exc, alt):
+        """Arguments for raising `alt`, whose __init__ takes named values (sku, requested, available),
+        from what the raise at hand shows: a parameter's namesake in scope, else the next name its
+        message used (`f"cannot ship {qty} of {sku}"`), in order. None when they do not all fit."""
+        params = self.m.exception_inits.get(alt)
+        if not params or len(params) < 2 or not isinstance(exc, ast.Call):
+            return None
+        visible = self.m.visible(exc, exc.lineno)
+        used = []
+        for arg in exc.args:
+            for n in ast.walk(arg):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in used and n.id in visible:
+                    used.append(n.id)
+        chosen = []
+        for p in params:
+            if p in visible and visible[p].role not in ("function", "class", "import"):
+                chosen.append(p)
+        rest = [n for n in used if n not in chosen]
+        out = []
+        for p in params:
+            if p in chosen:
+                out.append(p)
+            elif rest:
+                out.append(rest.pop(0))
+            else:
+                return None
+        return out
     # discarded-result
     def discarded_result(self, unit):
         if not isinstance(unit, ast.Expr):
@@ -2160,7 +2421,7 @@ class Generator:
                 continue
             text = self.src.seg(node)
             kind = self.kind_at(node)
-            if kind in ("str", "list", "dict", "set", "tuple", "bool"):
+            if kind in ("str", "list", "dict", "set", "tuple", "bool") or self.not_numeric(node):
                 continue
             if isinstance(node, ast.Name) and self.usage(node).get(node.id) in ("container", "text"):
                 continue
@@ -2172,9 +2433,38 @@ class Generator:
             if delta is not None and dateish and kind not in NUMERIC:
                 p = 2.4 if dateish else 3.4
                 options += [(p, text + " + " + delta), (p + 0.2, text + " - " + delta)]
+            if isinstance(parent, (ast.Return, ast.Assign, ast.AugAssign)) and not isinstance(node, ast.Call):
+                # A term left out: `qty` where `qty - short.available` is meant, the term read just above.
+                for i, term in enumerate(self.nearby_terms(node, text)):
+                    options += [(2.6 + 0.2 * i, text + " - " + term), (2.9 + 0.2 * i, text + " + " + term)]
             for prior, new in options:
                 claim = f"At line {node.lineno} {in_backticks(short(text))} is not the value meant: it should be {in_backticks(short(new))}."
                 self.replace("extended-expression", prior, node, wrap(new), claim, names=names_in(node))
+
+    def nearby_terms(self, node, text, above=6, limit=3):
+        """Attribute reads (`short.available`) of the few lines above node in its function, nearest
+        first, that may be numbers: the terms an assignment there may have left out."""
+        fn = self.m.enclosing_function(node)
+        if fn is None:
+            return []
+        found = []
+        for n in self.own_nodes(fn):
+            if not isinstance(n, ast.Attribute) or not isinstance(n.ctx, ast.Load) or id(n) in self.m.skip:
+                continue
+            if not (node.lineno - above <= n.lineno < node.lineno) or not isinstance(n.value, ast.Name):
+                continue
+            parent = self.m.parent.get(n)
+            if isinstance(parent, (ast.Call, ast.Attribute)) and getattr(parent, "func", None) is n or isinstance(parent, ast.Attribute):
+                continue  # a method called, or an object read through
+            term = self.src.seg(n)
+            if term == text or term in text or self.not_numeric(n):
+                continue
+            found.append((node.lineno - n.lineno, n.col_offset, term))
+        out = []
+        for _, _, term in sorted(found):
+            if term not in out:
+                out.append(term)
+        return out[:limit]
 
     def _imports_module(self, name):
         for n in self.m.tree.body:
@@ -2412,6 +2702,13 @@ RETURNS_NEW = {
 }
 RETURNS_NEW_BUILTIN = {"sorted", "reversed", "round", "abs", "int", "float", "str", "list", "set", "tuple"}
 # Methods that change their object in place.
+# Method calls missing_call does not copy between functions.
+SIDE_CALLS = {
+    "append", "extend", "add", "update", "debug", "info", "warning", "warn", "error", "exception",
+    "critical", "log", "write", "writelines", "flush", "close", "print",
+}
+# Names of an upper bound a running total may have to stop at.
+UPPER_BOUND = re.compile(r"(^|_)(cap|capacity|max|maximum|limit|ceiling|most|size|burst)(_|$)", re.IGNORECASE)
 MUTATORS = {
     "append", "extend", "add", "update", "insert", "setdefault", "pop", "remove", "discard",
     "clear", "appendleft", "popleft", "sort", "reverse",
@@ -2582,10 +2879,47 @@ def imported_files(tree, root, file):
     return found[:MAX_IMPORTED_FILES]
 
 
+def exception_inits(module):
+    """{name: parameter names of its __init__ (without self), or None when it has none} of the
+    exception classes a module defines."""
+    out = {}
+    for node in module.tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in module.exceptions:
+            init = module.methods.get(node, {}).get("__init__")
+            if init is None or init.args.vararg is not None or init.args.kwonlyargs:
+                out[node.name] = None
+            else:
+                out[node.name] = [a.arg for a in init.args.args[1:]]
+    return out
+
+
+def file_keys(paths, root):
+    """String keys (Module._key_nodes) used in these repository files; unreadable ones are skipped."""
+    keys = set()
+    real_root = os.path.realpath(root) + os.sep
+    for rel in paths[:MAX_IMPORTED_FILES]:
+        path = os.path.realpath(os.path.join(root, rel))
+        if not path.startswith(real_root):
+            continue
+        try:
+            if os.path.getsize(path) > MAX_IMPORTED_BYTES:
+                continue
+            with open(path, encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            continue
+        for node in ast.walk(tree):
+            keys.update(k.value for k in Module._key_nodes(node))
+    return keys
+
+
 def foreign_facts(paths):
-    """Attribute sets of the classes, and {name: parameter count} of the functions, of other modules."""
+    """{attribute: kind} of the classes, {name: parameter count} of the functions, the exception
+    classes' __init__ parameters (exception_inits) and the string keys of other modules."""
     out = []
     functions = {}
+    exceptions = {}
+    keys = set()
     for path in paths:
         try:
             if os.path.getsize(path) > MAX_IMPORTED_BYTES:
@@ -2595,18 +2929,26 @@ def foreign_facts(paths):
             other = Module(Source(text), ast.parse(text))
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
-        out.extend(set(attrs) for attrs in other.class_attributes.values() if attrs)
+        out.extend(dict(attrs) for attrs in other.class_attributes.values() if attrs)
         for name, fn in other.functions.items():
             functions.setdefault(name, n_params(fn))
-    return out, functions
+        for name, params in exception_inits(other).items():
+            exceptions.setdefault(name, params)
+        keys.update(other.keys)
+    return out, functions, exceptions, keys
 
 
-def generate(text, lines, span, hints, budget, root=None, file=None):
+def generate(text, lines, span, hints, budget, root=None, file=None, tests=None):
     src = Source(text)
     tree = ast.parse(text)
     module = Module(src, tree)
     if root and file:
-        module.foreign_attributes, module.foreign_functions = foreign_facts(imported_files(tree, root, file))
+        module.foreign_attributes, module.foreign_functions, foreign, module.foreign_keys = foreign_facts(
+            imported_files(tree, root, file)
+        )
+        module.test_keys = file_keys(tests or [], root)
+        # Exception classes imported from the repository are raised here under their imported names.
+        module.exception_inits.update({name: params for name, params in foreign.items() if name in module.imports})
     gen = Generator(module, hints)
     out = []
     done_units = set()
@@ -2655,6 +2997,7 @@ def main():
             int(request.get("budget") or DEFAULT_BUDGET),
             request.get("root") or os.getcwd(),
             request["file"],
+            [t for t in request.get("tests") or [] if isinstance(t, str)],
         )
     except SyntaxError as e:
         return {"problem": f"{request['file']} does not parse: {e.msg} (line {e.lineno})"}

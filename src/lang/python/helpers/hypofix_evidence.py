@@ -46,6 +46,7 @@ class Collector:
         self.lines = {(f, int(n)) for f, n in lines}
         self.signatures = []
         self.seen_lines = set()
+        self.typed = {}  # (line key, code object) -> hits whose locals' types were recorded
         self.calls = {}
         self.carried = {}
         self._trees = {}
@@ -102,6 +103,15 @@ class Collector:
             if key in self.lines and key not in self.seen_lines:
                 self.seen_lines.add(key)
                 self.signatures.extend(self.call_signatures(frame, relpath, frame.f_lineno))
+            probe = self.probes.get(key)
+            hits = self.typed.get((key, frame.f_code), 0)
+            if probe is not None and hits < TYPED_HITS:
+                # Per code object (a comprehension's variables live in a frame of their own), and
+                # more than once: a loop's variable is bound only from its second pass on.
+                self.typed[(key, frame.f_code)] = hits + 1
+                types = probe.setdefault("types", {})
+                for name, kind in value_types(frame).items():
+                    types.setdefault(name, kind)
             code = self.compiled.get(key)
             if code is not None:
                 self.record(self.probes[key], code, frame)
@@ -449,6 +459,31 @@ def pure(expr):
 def load(target):
     """A store target as an expression that reads it."""
     return ast.parse(ast.unparse(target), mode="eval").body
+
+
+MAX_TYPES = 40
+TYPED_HITS = 3
+
+
+def value_types(frame):
+    """The type names of a frame's locals and of its `self`'s attributes (as `self.<name>`) at the
+    first hit of a line, so the candidate generator can skip edits that do not fit them (`key + 1`
+    on a tuple). Reading a type runs no user code."""
+    out = {}
+    for name, value in list(frame.f_locals.items())[:MAX_TYPES]:
+        if not name.startswith("__"):
+            out[name] = type(value).__name__
+    own = frame.f_locals.get("self")
+    try:
+        # object's own lookup: no __getattr__ / __getattribute__ of the user's class runs.
+        attrs = object.__getattribute__(own, "__dict__") if own is not None else None
+    except Exception:
+        attrs = None
+    if isinstance(attrs, dict):
+        for name, value in list(attrs.items())[:MAX_TYPES]:
+            if isinstance(name, str) and not name.startswith("__"):
+                out["self." + name] = type(value).__name__
+    return out
 
 
 def read_names(stmt):
