@@ -251,16 +251,53 @@ class Recorder:
             )
 
 
+class TestLimit:
+    """pytest plugin: each test of a run of several gets at most half the run's time. A test that
+    hangs then fails with TestTimeout and the tests after it still run, instead of one hung test
+    using up the run (and every later run of the suite). A lone test gets the whole run."""
+
+    def __init__(self, alarm, state, timeout, started):
+        self.alarm = alarm
+        self.state = state
+        self.timeout = timeout
+        self.session_end = started + timeout
+        self.per_test = timeout
+
+    def pytest_collection_finish(self, session):
+        if len(session.items) > 1:
+            self.per_test = self.timeout / 2
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        if self.state["timed_out"]:
+            return
+        remaining = self.session_end - time.monotonic()
+        self.state["test_limit"] = self.per_test if self.per_test < remaining else None
+        self.alarm.set(min(self.per_test, remaining))
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        if self.state["timed_out"]:
+            return
+        self.state["test_limit"] = None
+        self.alarm.set(self.session_end - time.monotonic())
+
+
 def run_pytest(ids, timeout, plugins):
     """Runs pytest in-process; returns the run as a dict (tests, errors, timedOut, durationMs)."""
     import pytest
 
     recorder = Recorder()
-    state = {"timed_out": False}
+    # test_limit: the running test's own limit when it ends before the run's (see TestLimit)
+    state = {"timed_out": False, "test_limit": None}
 
     def on_alarm(signum, frame):
         if state["timed_out"]:
             raise Deadline()
+        limit = state["test_limit"]
+        if limit is not None:
+            # A test that swallows TestTimeout and runs on meets the run's deadline 1 s later.
+            state["test_limit"] = None
+            alarm.set(1.0)
+            raise TestTimeout(f"the test did not finish within {limit:g}s and was stopped")
         state["timed_out"] = True
         if recorder.session is not None:
             recorder.session.shouldstop = "timeout"
@@ -287,10 +324,11 @@ def run_pytest(ids, timeout, plugins):
     started = time.monotonic()
     alarm = Alarm(on_alarm)
     alarm.set(max(timeout, 0.1))
+    limits = TestLimit(alarm, state, max(timeout, 0.1), started)
     del hypofix_pytest_options.SET_ASIDE[:]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            exit_code = pytest.main(args, plugins=[recorder, hypofix_pytest_options] + plugins)
+            exit_code = pytest.main(args, plugins=[recorder, limits, hypofix_pytest_options] + plugins)
     except (Deadline, TestTimeout):
         exit_code = 2
     finally:
