@@ -196,6 +196,8 @@ async function repair(run: Run): Promise<FixOutcome> {
     return run.finish(end.status, end.reason);
   }
   const reproduced = reproduction.reproduced;
+  // A file the suite collects tests from is test code whatever its name: never a suspect, never patched.
+  if (reproduced.baseline.testFiles) run.rules = { ...run.rules, testFiles: reproduced.baseline.testFiles };
   const { reruns } = reproduced;
   state.suiteBefore = reproduced.suiteBefore;
   state.reproduction = { failedRuns: reruns.failedRuns, totalRuns: reruns.totalRuns };

@@ -98,6 +98,31 @@ describe("pytest as the repository configures it", () => {
   });
 });
 
+describe("repository shapes", () => {
+  it("runs tests named by setup.cfg's python_files without installing the folder, and never suspects them", async () => {
+    const run = await hypofixFix(await copyFixture("layout-checks"));
+    expect(run.result.status).toBe("fixed");
+    expect(run.result.environment).toMatchObject({ setup: [], pytestSetAside: [] });
+    expect(run.result.failingTests).toEqual(["checks/check_bounds.py::check_upper_edge"]);
+    expect(run.result.patches[0]?.diff).toContain("+++ b/rng/bounds.py");
+    expect(run.result.localization.map((f) => f.file)).toEqual(["rng/bounds.py"]);
+  });
+
+  it("fixes the asked test while a test that hangs before it fails at its own limit", async () => {
+    const run = await hypofixFix(
+      await copyFixture("layout-hang"),
+      // The validation's time limit, so the hung test costs seconds there, not minutes.
+      { HYPOFIX_SANDBOX_TIMEOUT_MS: "20000" },
+      ["--test", "tests/test_b_agg.py::test_mean"],
+    );
+    expect(run.result.status).toBe("fixed");
+    expect(run.result.patches[0]?.diff).toContain("+    return sum(xs) / len(xs)");
+    // Every test ran with the patch; only the hung one, broken before and not asked for, fails.
+    expect(run.result.patches[0]).toMatchObject({ testsRun: 4, testsFailed: 1, brokenTests: [] });
+    expect(run.result.confidence.suitePasses).toBe(false);
+  });
+});
+
 describe("Python versions", () => {
   it("runs requires-python >=3.13 with 3.12+ syntax on the 3.13 image, installed by pip install -e .", async () => {
     const repo = await copyFixture("env-py313");

@@ -128,11 +128,17 @@ with open(os.path.join(HELPERS, "test_files.json"), encoding="utf-8") as _rules_
     TEST_FILES = json.load(_rules_file)  # the same rules as src/lang/python/test-files.ts
 
 
+# Files pytest collected test functions from in this process: test code whatever its name
+# (python_files = check_*.py, a test module outside any test folder).
+COLLECTED_TEST_FILES = set()
+
+
 def is_test_file(relpath):
     parts = relpath.split(os.sep)
     name = parts[-1]
     return (
-        any(p in TEST_FILES["dirs"] for p in parts[:-1])
+        relpath in COLLECTED_TEST_FILES
+        or any(p in TEST_FILES["dirs"] for p in parts[:-1])
         or any(name.startswith(p) for p in TEST_FILES["prefixes"])
         or any(name.endswith(s) for s in TEST_FILES["suffixes"])
         or name in TEST_FILES["names"]
@@ -227,9 +233,20 @@ class Recorder:
         self.collect_failures = []
         self.current = None
         self.session = None
+        self.test_files = set()
 
     def pytest_sessionstart(self, session):
         self.session = session
+
+    def pytest_collection_finish(self, session):
+        import pytest
+
+        # Test functions and unittest methods only: a doctest item lives in a source module.
+        for item in session.items:
+            if isinstance(item, pytest.Function):
+                relpath = rel(str(getattr(item, "path", None) or item.fspath))
+                self.test_files.add(relpath)
+                COLLECTED_TEST_FILES.add(relpath)
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.current = nodeid
@@ -353,6 +370,7 @@ def run_pytest(ids, timeout, plugins):
         "exitCode": exit_code,
         "durationMs": duration,
         "setAside": list(dict.fromkeys(hypofix_pytest_options.SET_ASIDE)),
+        "testFiles": sorted(recorder.test_files),
     }
 
 
