@@ -26,7 +26,7 @@ from pluggy import HookimplMarker
 
 import hypofix_evidence
 import hypofix_pytest_options
-from hypofix_compat import Alarm, code_lines, qualname_of
+from hypofix_compat import Alarm, code_lines, qualname_of, read_source
 
 hookimpl = HookimplMarker("pytest")
 
@@ -539,8 +539,7 @@ def function_nodes(tree):
 
 def functions_in(relpath):
     try:
-        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+        tree = ast.parse(read_source(os.path.join(ROOT, relpath)))
     except (SyntaxError, ValueError, OSError):
         return []
     return [
@@ -578,8 +577,7 @@ def resolve_file(name):
 
 
 def executable_lines(relpath):
-    with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-        code = compile(fh.read(), relpath, "exec")
+    code = compile(read_source(os.path.join(ROOT, relpath)), relpath, "exec")
     lines = set()
     stack = [code]
     while stack:
@@ -660,8 +658,7 @@ def function_header(relpath, line):
     """(line, name) for a line in a function's header (decorators, `def`): the function's first line, as
     bdb matches it, and its name. Other lines: (line, None)."""
     try:
-        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+        tree = ast.parse(read_source(os.path.join(ROOT, relpath)))
     except (SyntaxError, ValueError):
         return line, None
     for _, node in function_nodes(tree):
@@ -681,8 +678,7 @@ def mode_debug(req):
     except SyntaxError:
         lines = None  # the run reports the syntax error
     if lines is not None and line not in lines:
-        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-            count = len(fh.read().splitlines())
+        count = len(read_source(os.path.join(ROOT, relpath)).splitlines())
         nearest = sorted(sorted(lines, key=lambda x: (abs(x - line), x))[:5])
         where = "beyond the end of" if line > count else "not an executable statement in"
         return {
@@ -851,8 +847,7 @@ def mode_trace(req):
     if problem:
         return {"problem": problem}
     path = os.path.join(ROOT, relpath)
-    with open(path, encoding="utf-8") as fh:
-        source = fh.read()
+    source = read_source(path)
     try:
         tree = ast.parse(source)
     except SyntaxError as e:
