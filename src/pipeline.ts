@@ -370,9 +370,15 @@ async function validateAndAudit(
     }
     run.phase("audit", `${state.audit.claims.length} claims checked`);
   }
+  // Tests broken before the job and not its target still fail: the suite is not green, only no worse.
+  const stillBroken = chosen.validation.otherFailures?.length ?? 0;
   return run.finish(
     "fixed",
-    `a patch passes ${state.failingTests.join(", ")} and keeps the whole suite green`,
+    `a patch passes ${state.failingTests.join(", ")} and ${
+      stillBroken > 0
+        ? `breaks no test that passed before (${stillBroken} other test(s) failed before it and still fail)`
+        : "keeps the whole suite green"
+    }`,
   );
 }
 

@@ -120,6 +120,9 @@ describe("repository shapes", () => {
     // Every test ran with the patch; only the hung one, broken before and not asked for, fails.
     expect(run.result.patches[0]).toMatchObject({ testsRun: 4, testsFailed: 1, brokenTests: [] });
     expect(run.result.confidence.suitePasses).toBe(false);
+    expect(run.result.reason).toContain(
+      "breaks no test that passed before (1 other test(s) failed before it and still fail)",
+    );
   });
 });
 
