@@ -16,6 +16,20 @@ const FILES: Record<string, string | Buffer> = {
     "# -*- coding: latin-1 -*-\n# Auteur: Fran\xe7ois\n\n\ndef last(xs):\n    return xs[-1]\n",
     "latin1",
   ),
+  "geo/spin.py": "def spin(n):\n    while n > 0:\n        pass\n    return n\n",
+  "checks/check_spin.py": [
+    "from geo.spin import spin",
+    "from geo.bom import first",
+    "",
+    "",
+    "def check_hangs():",
+    "    assert spin(1) == 0",
+    "",
+    "",
+    "def check_after():",
+    "    assert first([3]) == 3",
+    "",
+  ].join("\n"),
   "checks/check_geo.py": [
     "from geo.bom import first",
     "from geo.latin import last",
@@ -52,12 +66,21 @@ describe("source files as Python reads them", () => {
   });
 
   it("counts a file pytest collected tests from as test code, whatever its name", async () => {
-    const coverage = await runtime.coverage();
+    const coverage = await runtime.coverage(["checks/check_geo.py"]);
     expect(Object.keys(coverage.perTest["checks/check_geo.py::check_ends"] ?? {}).sort()).toEqual([
       "geo/bom.py",
       "geo/latin.py",
     ]);
-    const run = await runtime.runTests();
+    const run = await runtime.runTests(["checks/check_geo.py"]);
     expect(run.testFiles).toEqual(["checks/check_geo.py"]);
+  });
+
+  it("traces the tests after one that hung, though the timeout landed in the tracer and CPython dropped it", async () => {
+    const coverage = await runtime.coverage(["checks/check_spin.py"], { timeoutMs: 4_000 });
+    expect(coverage.outcomes).toEqual({
+      "checks/check_spin.py::check_hangs": "failed",
+      "checks/check_spin.py::check_after": "passed",
+    });
+    expect(coverage.perTest["checks/check_spin.py::check_after"]).toEqual({ "geo/bom.py": [2] });
   });
 });

@@ -493,6 +493,9 @@ class SettraceCollector:
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.current = self.data.setdefault(nodeid, {})
+        # A TestTimeout that lands inside the tracer turns tracing off (CPython drops a trace
+        # function that raises): the tests after a hung one are traced again.
+        sys.settrace(self._global)
 
     def pytest_runtest_logfinish(self, nodeid, location):
         self.current = None
