@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Config } from "./config.js";
 import { Budget, experimentTimeoutMs } from "./debug/budget.js";
 import type { PathRules } from "./debug/guards.js";
-import type { BugContext, Candidate, DebugEngine, EngineRun } from "./debug/types.js";
+import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "./debug/types.js";
 import type { PythonRuntime } from "./lang/python/runtime.js";
 import type { Logger } from "./log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipeline/assemble.js";
@@ -196,6 +196,8 @@ async function repair(run: Run): Promise<FixOutcome> {
     return run.finish(end.status, end.reason);
   }
   const reproduced = reproduction.reproduced;
+  // A file the suite collects tests from is test code whatever its name: never a suspect, never patched.
+  if (reproduced.baseline.testFiles) run.rules = { ...run.rules, testFiles: reproduced.baseline.testFiles };
   const { reruns } = reproduced;
   state.suiteBefore = reproduced.suiteBefore;
   state.reproduction = { failedRuns: reruns.failedRuns, totalRuns: reruns.totalRuns };
@@ -229,10 +231,10 @@ async function repair(run: Run): Promise<FixOutcome> {
 }
 
 /** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
-function validationOf(run: Run, reproduced: Reproduced) {
+function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.failingTests) {
   return {
     baseline: reproduced.baseline,
-    failing: reproduced.failingTests,
+    failing,
     suiteIds: run.suiteIds,
     rules: run.rules,
     // A patch that makes the suite hang is refused at a few times the suite's own time.
@@ -311,11 +313,25 @@ async function validateAndAudit(
 ): Promise<FixOutcome> {
   const { state, options } = run;
   state.patches = engineRun.candidates;
-  const chosen = engineRun.candidates.find((c) => c.validation.plausible);
+  let targets = reproduced.failingTests;
+  let chosen = engineRun.candidates.find((c) => c.validation.plausible);
+  if (!chosen && options.tests.length === 0) {
+    // Nobody named the tests, so every failing one was taken, unrelated breakage included. A
+    // patch that fixes some of them and breaks nothing fixes those; the fresh sandbox decides.
+    chosen = engineRun.candidates.find((c) => fixesSome(c.validation, targets));
+    if (chosen) {
+      const left = chosen.validation.stillFailing;
+      targets = targets.filter((t) => !left.includes(t));
+    }
+  }
   run.phase(
     "validate",
     chosen
-      ? `patch validated: ${chosen.validation.testsRun} tests, 0 broken`
+      ? `patch validated: ${chosen.validation.testsRun} tests, 0 broken${
+          targets === reproduced.failingTests
+            ? ""
+            : `; it fixes ${targets.length} of the ${reproduced.failingTests.length} failing tests`
+        }`
       : `${engineRun.candidates.length} candidate(s), none validated`,
   );
   if (!chosen) {
@@ -331,7 +347,7 @@ async function validateAndAudit(
     freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, options.log),
     makeRuntime: (sandbox) => options.makeRuntime(sandbox, run.where),
     candidate: chosen.candidate,
-    ...validationOf(run, reproduced),
+    ...validationOf(run, reproduced, targets),
   });
   if (!fresh.plausible) {
     chosen.validation = overturned(chosen.validation, fresh);
@@ -342,6 +358,11 @@ async function validateAndAudit(
     );
   }
   run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
+  if (targets !== reproduced.failingTests) {
+    // The fixed tests are the job's now; the others are failures from before it, left as they were.
+    state.failingTests = targets;
+    chosen.validation = fresh;
+  }
   state.chosen = chosen;
   state.suiteAfter = {
     passed: chosen.validation.testsRun - chosen.validation.testsFailed,
@@ -369,9 +390,25 @@ async function validateAndAudit(
     }
     run.phase("audit", `${state.audit.claims.length} claims checked`);
   }
+  // Tests broken before the job and not its target still fail: the suite is not green, only no worse.
+  const stillBroken = chosen.validation.otherFailures?.length ?? 0;
   return run.finish(
     "fixed",
-    `a patch passes ${state.failingTests.join(", ")} and keeps the whole suite green`,
+    `a patch passes ${state.failingTests.join(", ")} and ${
+      stillBroken > 0
+        ? `breaks no test that passed before (${stillBroken} other test(s) failed before it and still fail)`
+        : "keeps the whole suite green"
+    }`,
+  );
+}
+
+/** A patch that makes some of the failing tests pass, not all, and breaks no test that passed. */
+function fixesSome(validation: Validation, failing: string[]): boolean {
+  return (
+    validation.testsRun > 0 &&
+    validation.brokenTests.length === 0 &&
+    validation.stillFailing.length > 0 &&
+    validation.stillFailing.length < failing.length
   );
 }
 

@@ -7,6 +7,8 @@ export interface PathRules {
   sourcePaths: string[];
   /** Directories or files never touched nor localized into. */
   ignorePaths: string[];
+  /** Files the suite collected tests from: test files even when their names do not say so. */
+  testFiles?: string[];
 }
 
 /**
@@ -78,7 +80,7 @@ export function forbiddenPath(file: string, rules: PathRules): string | undefine
   if (CI_DIRS.includes(top)) return `${file} is CI configuration (${top}/)`;
   if (buildFile(normal)) return `${file} is a build, packaging or CI file`;
   if (!normal.endsWith(".py")) return `${file} is not a Python source file (.py)`;
-  if (isTestFile(normal))
+  if (isTestFile(normal) || rules.testFiles?.includes(normal))
     return `${file} is a test file: a fix that only works by changing the test is reported, not proposed`;
   if (rules.ignorePaths.some((p) => within(normal, p))) return `${file} is in an ignored path`;
   if (rules.sourcePaths.length > 0 && !rules.sourcePaths.some((p) => within(normal, p))) {

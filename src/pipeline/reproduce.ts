@@ -89,7 +89,10 @@ export async function reproducePhase(
       baseline.tests.push(...run.tests.filter((t) => !known.has(t.id)));
     }
   } else {
-    requested = failedInBaseline;
+    // The first is the one debugged: a test that hung goes last, as every experiment on it
+    // costs the whole time limit and a hang is rarely the failure a job is about.
+    const hung = (id: string) => baseline.tests.some((t) => t.id === id && t.failure?.type === "TestTimeout");
+    requested = [...failedInBaseline.filter((id) => !hung(id)), ...failedInBaseline.filter(hung)];
   }
   const suiteBefore = counts(baseline);
   const failingNow = requested.filter((id) => baseline.tests.find((t) => t.id === id && isFailure(t)));

@@ -19,6 +19,14 @@ describe("forbiddenPath", () => {
     expect(forbiddenPath("/etc/passwd", rules)).toMatch(/outside the repository/);
   });
 
+  it("refuses a file the suite collected tests from, whatever its name, in any spelling", () => {
+    const collected = { ...rules, testFiles: ["checks/check_bounds.py"] };
+    expect(forbiddenPath("checks/check_bounds.py", rules)).toBeUndefined();
+    expect(forbiddenPath("checks/check_bounds.py", collected)).toMatch(/test file/);
+    expect(forbiddenPath("./checks/../checks/check_bounds.py", collected)).toMatch(/test file/);
+    expect(forbiddenPath("checks/helpers.py", collected)).toBeUndefined();
+  });
+
   it("keeps patches inside the configured source paths", () => {
     const only = { sourcePaths: ["src/"], ignorePaths: [] };
     expect(forbiddenPath("src/a.py", only)).toBeUndefined();

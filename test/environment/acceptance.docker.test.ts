@@ -98,6 +98,41 @@ describe("pytest as the repository configures it", () => {
   });
 });
 
+describe("repository shapes", () => {
+  it("runs tests named by setup.cfg's python_files without installing the folder, and never suspects them", async () => {
+    const run = await hypofixFix(await copyFixture("layout-checks"));
+    expect(run.result.status).toBe("fixed");
+    expect(run.result.environment).toMatchObject({ setup: [], pytestSetAside: [] });
+    expect(run.result.failingTests).toEqual(["checks/check_bounds.py::check_upper_edge"]);
+    expect(run.result.patches[0]?.diff).toContain("+++ b/rng/bounds.py");
+    expect(run.result.localization.map((f) => f.file)).toEqual(["rng/bounds.py"]);
+  });
+
+  it("fixes what it can when a test broken before hangs first: the hang fails at its own limit and the suite goes on", async () => {
+    const run = await hypofixFix(
+      await copyFixture("layout-hang"),
+      // The validation's time limit, so the hung test costs seconds there, not minutes.
+      { HYPOFIX_SANDBOX_TIMEOUT_MS: "20000" },
+    );
+    expect(run.result.status, run.stderr).toBe("fixed");
+    // Both failing tests were taken; the patch fixes one and leaves the hung one as it was.
+    expect(run.stderr).toContain("it fixes 1 of the 2 failing tests");
+    expect(run.result.failingTests).toEqual(["tests/test_b_agg.py::test_mean"]);
+    expect(run.result.patches.find((p) => p.plausible)?.diff).toMatch(
+      /^\+ {4}return sum\(xs\) \/ \(?len\(xs\)\)?$/m,
+    );
+    expect(run.result.patches.find((p) => p.plausible)).toMatchObject({
+      testsRun: 4,
+      testsFailed: 1,
+      brokenTests: [],
+    });
+    expect(run.result.confidence.suitePasses).toBe(false);
+    expect(run.result.reason).toContain(
+      "breaks no test that passed before (1 other test(s) failed before it and still fail)",
+    );
+  });
+});
+
 describe("Python versions", () => {
   it("runs requires-python >=3.13 with 3.12+ syntax on the 3.13 image, installed by pip install -e .", async () => {
     const repo = await copyFixture("env-py313");

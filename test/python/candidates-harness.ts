@@ -141,7 +141,7 @@ export class CandidateBench {
     return all;
   }
 
-  /** Every candidate applies cleanly with the TypeScript DSL and the result parses (checked in the sandbox). */
+  /** Every candidate applies cleanly with the TypeScript DSL and the file it writes parses (checked in the sandbox). */
   async expectAllParse(source: string, candidates: RepairCandidate[]): Promise<void> {
     const edited = candidates.map((k) => {
       const applied = applyEdits(source, k.edits);
@@ -150,7 +150,7 @@ export class CandidateBench {
     });
     const check =
       "import ast, json, sys\nbad = []\nfor i, s in enumerate(json.load(sys.stdin)):\n" +
-      "    try:\n        ast.parse(s)\n    except SyntaxError:\n        bad.append(i)\nprint(json.dumps(bad))\n";
+      "    try:\n        ast.parse(s.encode())\n    except SyntaxError:\n        bad.append(i)\nprint(json.dumps(bad))\n";
     const res = await this.sandbox.exec([this.sandbox.python, "-I", "-c", check], {
       stdin: JSON.stringify(edited),
     });

@@ -118,7 +118,22 @@ const falsy = dedent(`
       return rate
 `);
 
+// Saved by an editor that writes a UTF-8 byte order mark: Python drops it, and so must the parser.
+const bom = "\ufeff" + bounds;
+
 const fixes: FixCase[] = [
+  {
+    name: "bom",
+    family: "changed-operator",
+    source: bom,
+    lines: [lineOf(bom, "return on_hand < reorder_level")],
+    fix: ["on_hand < reorder_level", "on_hand <= reorder_level"],
+    test: `
+      from prog.bom import needs_reorder
+      def test_at_level():
+          assert needs_reorder(5, 5)
+    `,
+  },
   {
     name: "bounds",
     family: "changed-operator",

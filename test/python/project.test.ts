@@ -35,13 +35,20 @@ describe("detectSetup", () => {
     );
   });
 
-  it("installs without an extra when none of test, tests, dev is declared; setup.py and setup.cfg count", () => {
+  it("installs without an extra when none of test, tests, dev is declared; setup.py counts, with setup.cfg's extras", () => {
     expect(detectSetup(files({ "pyproject.toml": '[build-system]\nrequires = ["x"]\n' }))?.commands).toEqual([
       ["pip", "install", "-e", "."],
     ]);
     expect(detectSetup(files({ "setup.py": "" }))?.commands).toEqual([["pip", "install", "-e", "."]]);
     const cfg = "[metadata]\nname = x\n[options.extras_require]\ntest =\n    pytest-mock\n";
-    expect(detectSetup(files({ "setup.cfg": cfg }))?.commands).toEqual([["pip", "install", "-e", ".[test]"]]);
+    expect(detectSetup(files({ "setup.py": "", "setup.cfg": cfg }))?.commands).toEqual([
+      ["pip", "install", "-e", ".[test]"],
+    ]);
+  });
+
+  it("installs nothing for a setup.cfg without setup.py or pyproject.toml, which pip refuses", () => {
+    const cfg = "[metadata]\nname = x\n[options]\npackages = find:\n[tool:pytest]\ntestpaths = tests\n";
+    expect(detectSetup(files({ "setup.cfg": cfg }))).toBe(undefined);
   });
 
   it("finds nothing for a pyproject.toml that only configures tools", () => {

@@ -59,6 +59,7 @@ const run = (over: Partial<RawRun> = {}): RawRun => ({
   exitCode: 1,
   durationMs: 10,
   setAside: [],
+  testFiles: [],
   ...over,
 });
 const failed = (type: string, message: string): RawRun =>

@@ -79,6 +79,22 @@ describe("runTests", () => {
     expect(after.tests[0]?.outcome).toBe("passed");
   });
 
+  it("stops a hanging test among others at half the run's time, and runs the tests after it", async () => {
+    const run = await runtime.runTests(
+      ["tests/test_wait.py::test_hangs", "tests/test_stats.py::test_average"],
+      { timeoutMs: 6_000 },
+    );
+    expect(run.timedOut).toBe(false);
+    expect(run.tests.map((t) => [t.id, t.outcome])).toEqual([
+      ["tests/test_wait.py::test_hangs", "failed"],
+      ["tests/test_stats.py::test_average", "passed"],
+    ]);
+    expect(run.tests[0]?.failure).toMatchObject({
+      type: "TestTimeout",
+      message: "the test did not finish within 3s and was stopped",
+    });
+  });
+
   it("reproduces failing tests and says which do not fail here", async () => {
     const result = await reproduce(
       runtime,

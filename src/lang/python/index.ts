@@ -162,6 +162,7 @@ class SandboxPythonRuntime implements PythonRuntime {
       timedOut: raw.timedOut,
       errors: raw.errors,
       durationMs: raw.durationMs,
+      ...(raw.testFiles.length > 0 ? { testFiles: raw.testFiles } : {}),
     };
   }
 

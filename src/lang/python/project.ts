@@ -25,7 +25,7 @@ export interface SetupPlan {
  * The setup when the configuration names none (README, "Setup"): first every
  * requirements*.txt of the working directory (requirements.txt, then the others
  * by name), then, when the directory is an installable project (pyproject.toml with
- * [project] or [build-system], setup.py, setup.cfg), `pip install -e '.[extra]'` with
+ * [project] or [build-system], or setup.py), `pip install -e '.[extra]'` with
  * the first of test, tests, dev it declares, else `pip install -e .`. Nothing: undefined.
  */
 export function detectSetup(files: ReadonlyMap<string, string>): SetupPlan | undefined {
@@ -44,13 +44,15 @@ export function detectSetup(files: ReadonlyMap<string, string>): SetupPlan | und
   return commands.length > 0 ? { commands, source: `detected: ${found.join(", ")}` } : undefined;
 }
 
-/** The file that makes the directory pip-installable, if one does. */
+/**
+ * The file that makes the directory pip-installable, if one does. A setup.cfg alone
+ * never does: pip refuses a folder with neither setup.py nor pyproject.toml, and many
+ * repositories keep a setup.cfg only for tool settings ([tool:pytest], [flake8]).
+ */
 function installable(files: ReadonlyMap<string, string>): string | undefined {
   const pyproject = tomlOf(files.get("pyproject.toml"));
   if (pyproject && ("project" in pyproject || "build-system" in pyproject)) return "pyproject.toml";
   if (files.has("setup.py")) return "setup.py";
-  if (files.has("setup.cfg") && /^\s*\[(metadata|options)\]/m.test(files.get("setup.cfg") ?? ""))
-    return "setup.cfg";
   return undefined;
 }
 

@@ -45,6 +45,8 @@ export const rawRunSchema = z.object({
   durationMs: z.number(),
   /** The repository's pytest options set aside (hypofix_pytest_options.py). */
   setAside: z.array(z.string()).default([]),
+  /** Files pytest collected test functions from, whatever their names (python_files = check_*.py). */
+  testFiles: z.array(z.string()).default([]),
 });
 export type RawRun = z.infer<typeof rawRunSchema>;
 

@@ -63,6 +63,8 @@ export interface TestRun {
   /** Collection errors, a missing test id, a syntax error: pytest's own words. */
   errors: string[];
   durationMs: number;
+  /** Files pytest collected test functions from: test code even when their names do not say so. */
+  testFiles?: string[];
 }
 
 /** A function or method defined in the repository. */

@@ -2924,7 +2924,7 @@ def foreign_facts(paths):
         try:
             if os.path.getsize(path) > MAX_IMPORTED_BYTES:
                 continue
-            with open(path, encoding="utf-8") as fh:
+            with open(path, encoding="utf-8-sig") as fh:
                 text = fh.read()
             other = Module(Source(text), ast.parse(text))
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
@@ -2983,9 +2983,12 @@ def main():
         if not path.startswith(os.path.normpath(root) + os.sep):
             return {"problem": f"{request['file']} is outside the repository"}
         try:
-            with open(path, encoding="utf-8") as fh:
+            # utf-8-sig: a byte order mark is no character of line 1 (the edits keep it on the host).
+            with open(path, encoding="utf-8-sig") as fh:
                 text = fh.read()
-        except (OSError, UnicodeDecodeError) as e:
+        except UnicodeDecodeError:
+            return {"problem": f"{request['file']} is not UTF-8: Hypofix edits UTF-8 source files only"}
+        except OSError as e:
             return {"problem": f"{request['file']} could not be read: {type(e).__name__}"}
     span = request.get("span")
     try:

@@ -5,12 +5,22 @@
 - Alarm: calls a handler in the main thread after a delay without SIGALRM, which tests
   (signal.alarm) and pytest-timeout own: a timer thread sends a real-time signal to the
   main thread, so a test blocked in sleep() or a lock is woken like an alarm would.
+- read_source: a source file's text as Python itself decodes it.
 """
 
 import ast
 import dis
 import signal
 import threading
+import tokenize
+
+
+def read_source(path):
+    """A Python file's text as the interpreter reads it: a UTF-8 byte order mark is dropped and a
+    coding declaration (PEP 263, `# -*- coding: latin-1 -*-`) is honoured, so such a file parses
+    here as it imports. For reading only: edits go through the host as UTF-8 text."""
+    with tokenize.open(path) as fh:
+        return fh.read()
 
 
 def code_lines(code):
@@ -30,8 +40,7 @@ def _static_qualnames(filename):
         return found
     found = {}
     try:
-        with open(filename, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+        tree = ast.parse(read_source(filename))
     except (OSError, SyntaxError, ValueError):
         _QUALNAMES[filename] = found
         return found

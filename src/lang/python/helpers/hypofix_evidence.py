@@ -28,6 +28,8 @@ import difflib
 import inspect
 import sys
 
+from hypofix_compat import read_source
+
 CAP = 200
 MAX_ITEMS = 60
 MAX_VALUES = 100  # as the debugger experiment
@@ -193,8 +195,7 @@ class Collector:
     def tree(self, relpath):
         if relpath not in self._trees:
             try:
-                with open(self.root + "/" + relpath, encoding="utf-8") as fh:
-                    self._trees[relpath] = ast.parse(fh.read())
+                self._trees[relpath] = ast.parse(read_source(self.root + "/" + relpath))
             except (OSError, SyntaxError, ValueError):
                 self._trees[relpath] = None
         return self._trees[relpath]

@@ -26,7 +26,7 @@ from pluggy import HookimplMarker
 
 import hypofix_evidence
 import hypofix_pytest_options
-from hypofix_compat import Alarm, code_lines, qualname_of
+from hypofix_compat import Alarm, code_lines, qualname_of, read_source
 
 hookimpl = HookimplMarker("pytest")
 
@@ -128,11 +128,17 @@ with open(os.path.join(HELPERS, "test_files.json"), encoding="utf-8") as _rules_
     TEST_FILES = json.load(_rules_file)  # the same rules as src/lang/python/test-files.ts
 
 
+# Files pytest collected test functions from in this process: test code whatever its name
+# (python_files = check_*.py, a test module outside any test folder).
+COLLECTED_TEST_FILES = set()
+
+
 def is_test_file(relpath):
     parts = relpath.split(os.sep)
     name = parts[-1]
     return (
-        any(p in TEST_FILES["dirs"] for p in parts[:-1])
+        relpath in COLLECTED_TEST_FILES
+        or any(p in TEST_FILES["dirs"] for p in parts[:-1])
         or any(name.startswith(p) for p in TEST_FILES["prefixes"])
         or any(name.endswith(s) for s in TEST_FILES["suffixes"])
         or name in TEST_FILES["names"]
@@ -227,9 +233,20 @@ class Recorder:
         self.collect_failures = []
         self.current = None
         self.session = None
+        self.test_files = set()
 
     def pytest_sessionstart(self, session):
         self.session = session
+
+    def pytest_collection_finish(self, session):
+        import pytest
+
+        # Test functions and unittest methods only: a doctest item lives in a source module.
+        for item in session.items:
+            if isinstance(item, pytest.Function):
+                relpath = rel(str(getattr(item, "path", None) or item.fspath))
+                self.test_files.add(relpath)
+                COLLECTED_TEST_FILES.add(relpath)
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.current = nodeid
@@ -251,16 +268,53 @@ class Recorder:
             )
 
 
+class TestLimit:
+    """pytest plugin: each test of a run of several gets at most half the run's time. A test that
+    hangs then fails with TestTimeout and the tests after it still run, instead of one hung test
+    using up the run (and every later run of the suite). A lone test gets the whole run."""
+
+    def __init__(self, alarm, state, timeout, started):
+        self.alarm = alarm
+        self.state = state
+        self.timeout = timeout
+        self.session_end = started + timeout
+        self.per_test = timeout
+
+    def pytest_collection_finish(self, session):
+        if len(session.items) > 1:
+            self.per_test = self.timeout / 2
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        if self.state["timed_out"]:
+            return
+        remaining = self.session_end - time.monotonic()
+        self.state["test_limit"] = self.per_test if self.per_test < remaining else None
+        self.alarm.set(min(self.per_test, remaining))
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        if self.state["timed_out"]:
+            return
+        self.state["test_limit"] = None
+        self.alarm.set(self.session_end - time.monotonic())
+
+
 def run_pytest(ids, timeout, plugins):
     """Runs pytest in-process; returns the run as a dict (tests, errors, timedOut, durationMs)."""
     import pytest
 
     recorder = Recorder()
-    state = {"timed_out": False}
+    # test_limit: the running test's own limit when it ends before the run's (see TestLimit)
+    state = {"timed_out": False, "test_limit": None}
 
     def on_alarm(signum, frame):
         if state["timed_out"]:
             raise Deadline()
+        limit = state["test_limit"]
+        if limit is not None:
+            # A test that swallows TestTimeout and runs on meets the run's deadline 1 s later.
+            state["test_limit"] = None
+            alarm.set(1.0)
+            raise TestTimeout(f"the test did not finish within {limit:g}s and was stopped")
         state["timed_out"] = True
         if recorder.session is not None:
             recorder.session.shouldstop = "timeout"
@@ -287,10 +341,11 @@ def run_pytest(ids, timeout, plugins):
     started = time.monotonic()
     alarm = Alarm(on_alarm)
     alarm.set(max(timeout, 0.1))
+    limits = TestLimit(alarm, state, max(timeout, 0.1), started)
     del hypofix_pytest_options.SET_ASIDE[:]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            exit_code = pytest.main(args, plugins=[recorder, hypofix_pytest_options] + plugins)
+            exit_code = pytest.main(args, plugins=[recorder, limits, hypofix_pytest_options] + plugins)
     except (Deadline, TestTimeout):
         exit_code = 2
     finally:
@@ -315,6 +370,7 @@ def run_pytest(ids, timeout, plugins):
         "exitCode": exit_code,
         "durationMs": duration,
         "setAside": list(dict.fromkeys(hypofix_pytest_options.SET_ASIDE)),
+        "testFiles": sorted(recorder.test_files),
     }
 
 
@@ -437,6 +493,9 @@ class SettraceCollector:
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.current = self.data.setdefault(nodeid, {})
+        # A TestTimeout that lands inside the tracer turns tracing off (CPython drops a trace
+        # function that raises): the tests after a hung one are traced again.
+        sys.settrace(self._global)
 
     def pytest_runtest_logfinish(self, nodeid, location):
         self.current = None
@@ -483,8 +542,7 @@ def function_nodes(tree):
 
 def functions_in(relpath):
     try:
-        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+        tree = ast.parse(read_source(os.path.join(ROOT, relpath)))
     except (SyntaxError, ValueError, OSError):
         return []
     return [
@@ -522,8 +580,7 @@ def resolve_file(name):
 
 
 def executable_lines(relpath):
-    with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-        code = compile(fh.read(), relpath, "exec")
+    code = compile(read_source(os.path.join(ROOT, relpath)), relpath, "exec")
     lines = set()
     stack = [code]
     while stack:
@@ -604,8 +661,7 @@ def function_header(relpath, line):
     """(line, name) for a line in a function's header (decorators, `def`): the function's first line, as
     bdb matches it, and its name. Other lines: (line, None)."""
     try:
-        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+        tree = ast.parse(read_source(os.path.join(ROOT, relpath)))
     except (SyntaxError, ValueError):
         return line, None
     for _, node in function_nodes(tree):
@@ -625,8 +681,7 @@ def mode_debug(req):
     except SyntaxError:
         lines = None  # the run reports the syntax error
     if lines is not None and line not in lines:
-        with open(os.path.join(ROOT, relpath), encoding="utf-8") as fh:
-            count = len(fh.read().splitlines())
+        count = len(read_source(os.path.join(ROOT, relpath)).splitlines())
         nearest = sorted(sorted(lines, key=lambda x: (abs(x - line), x))[:5])
         where = "beyond the end of" if line > count else "not an executable statement in"
         return {
@@ -795,8 +850,7 @@ def mode_trace(req):
     if problem:
         return {"problem": problem}
     path = os.path.join(ROOT, relpath)
-    with open(path, encoding="utf-8") as fh:
-        source = fh.read()
+    source = read_source(path)
     try:
         tree = ast.parse(source)
     except SyntaxError as e:

@@ -224,6 +224,8 @@ def pytest_runtest_logstart(nodeid, location):
     if _recorder is not None:
         _recorder.test = nodeid
         _recorder.write({"kind": "start", "id": nodeid})
+        # A timeout raised inside the tracer turns tracing off: the next test is recorded again.
+        sys.settrace(_recorder.trace)
 
 
 class TestTimeout(BaseException):
