@@ -55,8 +55,9 @@ export async function createFixRun(options: {
   ledger?: TokenLedger;
 }): Promise<Pick<FixOptions, "engine" | "makeRuntime" | "audit" | "usage" | "localizer">> {
   const { config, repoConfig, log } = options;
+  // A test run (the suite, its reruns, the coverage run) may take as long as the sandbox allows.
   const makeRuntime: FixOptions["makeRuntime"] = (sandbox, where) =>
-    createPythonRuntime(sandbox, { log, ...where });
+    createPythonRuntime(sandbox, { log, timeoutMs: config.sandbox.limits.timeoutMs, ...where });
   const model = options.engine === "llm" ? createChatModel(config, log, options.ledger) : undefined;
   const refused = await model?.refusal();
   if (model && !refused) {
