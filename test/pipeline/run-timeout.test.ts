@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixRun } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/repo-config.js";
 import { LocalSandbox } from "../../src/sandbox/local.js";
+import { writeTree } from "../helpers/tree.js";
 import { testOptions } from "../sandbox/limits.js";
 
 /**
@@ -14,9 +13,13 @@ import { testOptions } from "../sandbox/limits.js";
  * reruns and the coverage run, not only validation. Real pytest in the local sandbox.
  */
 describe("a fix run's test runs and HYPOFIX_SANDBOX_TIMEOUT_MS", () => {
-  const repo = mkdtempSync(join(tmpdir(), "hypofix-run-timeout-"));
-  writeFileSync(join(repo, "test_slow.py"), "import time\n\n\ndef test_slow():\n    time.sleep(4)\n");
-  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+  let repo: string;
+  beforeAll(async () => {
+    repo = await writeTree("hypofix-run-timeout-", {
+      "test_slow.py": "import time\n\n\ndef test_slow():\n    time.sleep(4)\n",
+    });
+  });
+  afterAll(() => rm(repo, { recursive: true, force: true }));
 
   const suiteRun = async (timeoutMs: string) => {
     const config = loadConfig({ ...process.env, HYPOFIX_SANDBOX_TIMEOUT_MS: timeoutMs });
