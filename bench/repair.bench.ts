@@ -10,7 +10,7 @@ import { createOfflineEngine } from "../src/debug/offline.js";
 import { createPythonRuntime } from "../src/lang/python/index.js";
 import { runFix } from "../src/pipeline.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
-import { GROUPS, loadSelection, type BenchBug } from "./lib/bugs.js";
+import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
 import { scorePatch, tally, verdictOf, type RepairOutcome, type RunStatus, type Score } from "./lib/score.js";
 import { mapLimit } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
@@ -117,12 +117,13 @@ const repairBench: Benchmark = {
   description: `offline engine over the bug corpora (${BACKEND} sandbox): correct fixes over all bugs per group and shape, time and experiments per bug`,
   async run(options: BenchOptions): Promise<BenchResult> {
     process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-    const bugs = await loadSelection({
+    const selection: Selection = {
       corpus: options.corpus ?? "all",
       split: options.split ?? "test",
       subset: options.subset,
       ...(options.bugs ? { ids: options.bugs } : {}),
-    });
+    };
+    const bugs = await loadSelection(selection);
     const outcomes = await mapLimit(bugs, options.jobs ?? 1, async (bug) => {
       const outcome = await repairBug(bug, options.timeoutMs);
       process.stderr.write(
@@ -134,8 +135,8 @@ const repairBench: Benchmark = {
       rows: [{ metric: "bugs", value: outcomes.length }, ...repairRows(outcomes)],
       data: {
         backend: BACKEND,
-        corpus: options.corpus ?? "all",
-        split: options.split ?? "test",
+        corpus: selection.corpus,
+        split: selection.split,
         jobs: options.jobs ?? 1,
         tally: tally(outcomes),
         outcomes,
