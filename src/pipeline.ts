@@ -315,6 +315,8 @@ async function validateAndAudit(
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
   let chosen = engineRun.candidates.find((c) => c.validation.plausible);
+  // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.
+  let partial = false;
   if (!chosen && options.tests.length === 0) {
     // Nobody named the tests, so every failing one was taken, unrelated breakage included. A
     // patch that fixes some of them and breaks nothing fixes those; the fresh sandbox decides.
@@ -322,15 +324,14 @@ async function validateAndAudit(
     if (chosen) {
       const left = chosen.validation.stillFailing;
       targets = targets.filter((t) => !left.includes(t));
+      partial = true;
     }
   }
   run.phase(
     "validate",
     chosen
       ? `patch validated: ${chosen.validation.testsRun} tests, 0 broken${
-          targets === reproduced.failingTests
-            ? ""
-            : `; it fixes ${targets.length} of the ${reproduced.failingTests.length} failing tests`
+          partial ? `; it fixes ${targets.length} of the ${reproduced.failingTests.length} failing tests` : ""
         }`
       : `${engineRun.candidates.length} candidate(s), none validated`,
   );
@@ -358,7 +359,7 @@ async function validateAndAudit(
     );
   }
   run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
-  if (targets !== reproduced.failingTests) {
+  if (partial) {
     // The fixed tests are the job's now; the others are failures from before it, left as they were.
     state.failingTests = targets;
     chosen.validation = fresh;
