@@ -33,13 +33,9 @@ export interface CliRun {
  * `hypofix fix <dir> --sandbox docker --json` as a user runs it, watching the
  * containers it starts (labelled with its pid) and inspecting each while it runs.
  */
-export async function hypofixFix(
-  repoDir: string,
-  env: Record<string, string> = {},
-  args: string[] = [],
-): Promise<CliRun> {
+export async function hypofixFix(repoDir: string, env: Record<string, string> = {}): Promise<CliRun> {
   const out = await mkdtemp(path.join(tmpdir(), "hypofix-out-"));
-  const child = spawn("node", [BIN, "fix", repoDir, "--sandbox", "docker", "--out", out, "--json", ...args], {
+  const child = spawn("node", [BIN, "fix", repoDir, "--sandbox", "docker", "--out", out, "--json"], {
     env: { ...process.env, HYPOFIX_PYTHON: PYTHON, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
