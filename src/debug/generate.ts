@@ -26,7 +26,7 @@ export interface EngineCandidate {
 }
 
 /** The failure's own names for what should have been there: a KeyError's keys, an AttributeError's attributes. */
-export function hintsOf(evidence: FailureEvidence | undefined): {
+function hintsOf(evidence: FailureEvidence | undefined): {
   keys?: string[];
   attributes?: string[];
   exceptions?: string[];

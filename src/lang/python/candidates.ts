@@ -12,7 +12,7 @@ import { isTestFile } from "./test-files.js";
  * named by the kind of mistake it repairs, with a claim, ranking features and a prior.
  */
 
-export const CANDIDATE_HELPER = "hypofix_candidates.py";
+const CANDIDATE_HELPER = "hypofix_candidates.py";
 
 /** The kinds of mistake a candidate repairs (after the ManySStuBs4J / PySStuBs taxonomies). */
 export const CANDIDATE_FAMILIES = [
