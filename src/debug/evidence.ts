@@ -27,7 +27,8 @@ export interface CandidateFacts {
   shape: EditShape;
 }
 
-const unquote = (repr: string) => /^(['"])(.*)\1$/s.exec(repr)?.[2] ?? repr;
+/** A string's repr without its quotes (`'mail'` → `mail`); any other repr as it is. */
+export const unquote = (repr: string) => /^(['"])(.*)\1$/s.exec(repr)?.[2] ?? repr;
 
 /** Whole-number factors a unit mistake produces (×2, ×10, ×60, ×100, ×1000...). */
 function wholeFactor(ratio: number | undefined): boolean {

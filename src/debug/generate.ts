@@ -6,7 +6,8 @@ import type { SuspiciousLine } from "../localize/sbfl.js";
 import { CandidateHelperError, type RepairCandidate } from "../lang/python/candidates.js";
 import type { Edit } from "../lang/python/experiment.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FailureEvidence, FunctionInfo } from "../lang/python/types.js";
+import type { FailureEvidence } from "../lang/python/types.js";
+import { unquote } from "./evidence.js";
 
 export interface EngineCandidate {
   /** The kind of mistake it repairs (CANDIDATE_FAMILIES). */
@@ -24,23 +25,8 @@ export interface EngineCandidate {
   prior: number;
 }
 
-/** The innermost function around a line. */
-export function enclosing(
-  functions: FunctionInfo[],
-  l: { file: string; line: number },
-): FunctionInfo | undefined {
-  let inner: FunctionInfo | undefined;
-  for (const f of functions) {
-    if (f.file !== l.file || l.line < f.startLine || l.line > f.endLine) continue;
-    if (!inner || f.endLine - f.startLine < inner.endLine - inner.startLine) inner = f;
-  }
-  return inner;
-}
-
-const unquote = (repr: string) => /^(['"])(.*)\1$/s.exec(repr)?.[2] ?? repr;
-
 /** The failure's own names for what should have been there: a KeyError's keys, an AttributeError's attributes. */
-export function hintsOf(evidence: FailureEvidence | undefined): {
+function hintsOf(evidence: FailureEvidence | undefined): {
   keys?: string[];
   attributes?: string[];
   exceptions?: string[];

@@ -1,4 +1,4 @@
-import type { SuspiciousLine } from "../localize/sbfl.js";
+import { functionLocator, type SuspiciousLine } from "../localize/sbfl.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FailureEvidence, FunctionInfo, Observation } from "../lang/python/types.js";
 import { clip, codeSpan as code } from "../text.js";
@@ -6,7 +6,7 @@ import type { Budget } from "./budget.js";
 import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";
 import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
-import { enclosing, generateCandidates, type EngineCandidate } from "./generate.js";
+import { generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
 import { breadthFirst, lineWeight, linesToTry } from "./schedule.js";
 import { editShape } from "./shape.js";
@@ -404,10 +404,11 @@ async function planHypotheses(
     bug.failingTests,
   );
   const top = Math.max(0, ...lines.map((l) => l.score));
+  const functionAt = functionLocator(bug.functions);
   for (const candidate of found) {
     const source = await bug.readSource(candidate.file);
     const all = source.split("\n");
-    const fn = enclosing(bug.functions, candidate);
+    const fn = functionAt(candidate.file, candidate.line);
     const exact = lines.findIndex((l) => l.file === candidate.file && l.line === candidate.suspect);
     const susp: SuspiciousLine = lines[exact] ?? {
       file: candidate.file,

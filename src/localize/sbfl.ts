@@ -184,7 +184,7 @@ function reraisedChain(
  * outwards; ordered by how many failing tests' chains reach them, then by that walk.
  * Frames outside every known function (module level, test files) are skipped.
  */
-export function causeSites(
+function causeSites(
   failures: Record<string, TestFailure>,
   failingTests: readonly string[],
   locate: (file: string, line: number) => FunctionInfo | undefined,

@@ -4,8 +4,8 @@ import path from "node:path";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
 
-/** A new temporary directory holding `files` (relative path → text); the caller removes it. */
-export async function writeTree(prefix: string, files: Record<string, string>): Promise<string> {
+/** A new temporary directory holding `files` (relative path → text, or bytes in an encoding other than UTF-8); the caller removes it. */
+export async function writeTree(prefix: string, files: Record<string, string | Buffer>): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), prefix));
   for (const [name, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });
@@ -17,7 +17,7 @@ export async function writeTree(prefix: string, files: Record<string, string>): 
 /** `files` in a new temporary directory, and a local sandbox over it (host Python, HYPOFIX_PYTHON). */
 export async function localTree(
   prefix: string,
-  files: Record<string, string>,
+  files: Record<string, string | Buffer>,
 ): Promise<{ repo: string; sandbox: Sandbox }> {
   process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
   const repo = await writeTree(prefix, files);

@@ -1,6 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { expect } from "vitest";
 import {
   applyEdits,
@@ -13,6 +11,7 @@ import {
 } from "../../src/lang/python/index.js";
 import { createSandbox, type Sandbox, type SandboxBackend } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
+import { writeTree } from "../helpers/tree.js";
 
 /** A small buggy module, the pytest file that shows the bug, and the fix a family must propose. */
 export interface FixCase {
@@ -66,13 +65,12 @@ export class CandidateBench {
     alone: LeaveAloneCase[] = [],
     image?: string,
   ): Promise<CandidateBench> {
-    const repo = await mkdtemp(path.join(tmpdir(), "hypofix-candidates-"));
-    await mkdir(path.join(repo, "prog"), { recursive: true });
-    await mkdir(path.join(repo, "tests"), { recursive: true });
-    await writeFile(path.join(repo, "prog", "__init__.py"), "");
-    await writeFile(path.join(repo, "pytest.ini"), "[pytest]\npythonpath = .\ntestpaths = tests\n");
-    for (const c of [...fixes, ...alone]) await writeFile(path.join(repo, "prog", `${c.name}.py`), c.source);
-    for (const c of fixes) await writeFile(path.join(repo, "tests", `test_${c.name}.py`), dedent(c.test));
+    const repo = await writeTree("hypofix-candidates-", {
+      "prog/__init__.py": "",
+      "pytest.ini": "[pytest]\npythonpath = .\ntestpaths = tests\n",
+      ...Object.fromEntries([...fixes, ...alone].map((c) => [`prog/${c.name}.py`, c.source])),
+      ...Object.fromEntries(fixes.map((c) => [`tests/test_${c.name}.py`, dedent(c.test)])),
+    });
     const sandbox = await createSandbox(backend, { ...testOptions(repo), ...(image ? { image } : {}) });
     const runtime = createPythonRuntime(sandbox, { timeoutMs: 20_000 });
     const before = new Map<string, string[]>();

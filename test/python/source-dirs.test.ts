@@ -1,10 +1,7 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { testOptions } from "../sandbox/limits.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { localTree } from "../helpers/tree.js";
 
 // Folders named build, dist or env are usually artifacts or virtualenvs, but sometimes the
 // code under test: what the tests import decides, not the name. (Local sandbox: host pytest.)
@@ -31,13 +28,7 @@ const FILES: Record<string, string> = {
 let sandbox: Sandbox;
 let runtime: PythonRuntime;
 beforeAll(async () => {
-  process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-  const repo = await mkdtemp(path.join(tmpdir(), "hypofix-dirs-"));
-  for (const [name, text] of Object.entries(FILES)) {
-    await mkdir(path.dirname(path.join(repo, name)), { recursive: true });
-    await writeFile(path.join(repo, name), text);
-  }
-  sandbox = await createSandbox("local", testOptions(repo));
+  ({ sandbox } = await localTree("hypofix-dirs-", FILES));
   runtime = createPythonRuntime(sandbox);
 });
 afterAll(() => sandbox?.dispose());

@@ -1,10 +1,7 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { testOptions } from "../sandbox/limits.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { localTree } from "../helpers/tree.js";
 
 // Source files as real repositories have them: a byte order mark, a latin-1 coding
 // declaration, tests named by the repository's own python_files. (Local sandbox: host pytest.)
@@ -44,13 +41,7 @@ const FILES: Record<string, string | Buffer> = {
 let sandbox: Sandbox;
 let runtime: PythonRuntime;
 beforeAll(async () => {
-  process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-  const repo = await mkdtemp(path.join(tmpdir(), "hypofix-shapes-"));
-  for (const [name, content] of Object.entries(FILES)) {
-    await mkdir(path.dirname(path.join(repo, name)), { recursive: true });
-    await writeFile(path.join(repo, name), content);
-  }
-  sandbox = await createSandbox("local", testOptions(repo));
+  ({ sandbox } = await localTree("hypofix-shapes-", FILES));
   runtime = createPythonRuntime(sandbox);
 });
 afterAll(() => sandbox?.dispose());

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
-import type { Edit } from "./experiment.js";
+import { insideRepository, type Edit } from "./experiment.js";
 import { RESULT_MARK } from "./protocol.js";
 import { isTestFile } from "./test-files.js";
 
@@ -12,7 +12,7 @@ import { isTestFile } from "./test-files.js";
  * named by the kind of mistake it repairs, with a claim, ranking features and a prior.
  */
 
-export const CANDIDATE_HELPER = "hypofix_candidates.py";
+const CANDIDATE_HELPER = "hypofix_candidates.py";
 
 /** The kinds of mistake a candidate repairs (after the ManySStuBs4J / PySStuBs taxonomies). */
 export const CANDIDATE_FAMILIES = [
@@ -164,7 +164,7 @@ export async function generateCandidates(
   options: CandidateOptions = {},
 ): Promise<RepairCandidate[]> {
   const { file } = request;
-  if (file.startsWith("/") || file.split("/").includes("..")) {
+  if (!insideRepository(file)) {
     throw new CandidateHelperError("the path must be relative to the repository root", file);
   }
   if (isTestFile(file)) return [];

@@ -27,6 +27,10 @@ const FORMS_HELP = `${DEBUG_HELP} ${EDIT_HELP} A trace looks like trace path/to/
 
 const fail = (error: string): ParsedExperiment => ({ ok: false, error });
 
+/** Whether a path a model or a request names stays inside the repository (relative, no `..`). */
+export const insideRepository = (file: string): boolean =>
+  !file.startsWith("/") && !file.split("/").includes("..");
+
 /** Parses one experiment; strips the backticks a model wraps it in. */
 export function parseExperiment(input: string): ParsedExperiment {
   const text = input

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import { generateCandidates, type CandidateRequest, type RepairCandidate } from "./candidates.js";
-import { applyEdits, parseExperiment, type Edit, type Experiment } from "./experiment.js";
+import { applyEdits, insideRepository, parseExperiment, type Edit, type Experiment } from "./experiment.js";
 import { minimizeFrames } from "./frames.js";
 import { isTestFile } from "./test-files.js";
 import {
@@ -301,7 +301,7 @@ class SandboxPythonRuntime implements PythonRuntime {
       const line = edits[0]?.line ?? 1;
       return `Say which file to edit: REPLACE(path/to/file.py:${line}, "old", "new")${among(candidates)}.`;
     }
-    if (file.startsWith("/") || file.split("/").includes("..")) {
+    if (!insideRepository(file)) {
       return `File ${file} is outside the repository; give a path relative to its root.`;
     }
     // The file as last read: the helper checks its hash, so the usual experiment costs one exec.
@@ -355,7 +355,7 @@ class SandboxPythonRuntime implements PythonRuntime {
     }
     const files = [...new Set(edits.map((e) => e.file!))];
     for (const file of files) {
-      if (file.startsWith("/") || file.split("/").includes("..")) {
+      if (!insideRepository(file)) {
         return `File ${file} is outside the repository; give a path relative to its root.`;
       }
     }
