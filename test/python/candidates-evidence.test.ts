@@ -60,6 +60,11 @@ beforeAll(async () => {
     "tests/test_keyed.py",
     'from prog.keyed import summary\n\n\ndef test_total():\n    assert summary([1, 2])["total"] == 3\n',
   );
+  // The same test saved by an editor that writes a UTF-8 byte order mark.
+  await bench.sandbox.writeFile(
+    "tests/test_keyed_bom.py",
+    '\ufefffrom prog.keyed import summary\n\n\ndef test_total():\n    assert summary([1, 2])["total"] == 3\n',
+  );
 });
 afterAll(async () => {
   await bench?.dispose();
@@ -140,6 +145,16 @@ describe("keys the failing tests use (tests)", () => {
       cs.filter((c) => c.family === "changed-key" && c.claim.includes('`"total"`'));
     expect(toTotal(await bench.candidates("keyed", { lines: [line] }))).toEqual([]);
     const found = toTotal(await bench.candidates("keyed", { lines: [line], tests: ["tests/test_keyed.py"] }));
+    expect(found.map((c) => c.edits[0])).toContainEqual(
+      expect.objectContaining({ old: "totl", new: "total" }),
+    );
+  });
+
+  it("reads a test file that starts with a byte order mark", async () => {
+    const line = lineOf(keyed, "return {");
+    const found = (
+      await bench.candidates("keyed", { lines: [line], tests: ["tests/test_keyed_bom.py"] })
+    ).filter((c) => c.family === "changed-key" && c.claim.includes('`"total"`'));
     expect(found.map((c) => c.edits[0])).toContainEqual(
       expect.objectContaining({ old: "totl", new: "total" }),
     );

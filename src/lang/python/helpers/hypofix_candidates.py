@@ -2904,7 +2904,7 @@ def file_keys(paths, root):
         try:
             if os.path.getsize(path) > MAX_IMPORTED_BYTES:
                 continue
-            with open(path, encoding="utf-8") as fh:
+            with open(path, encoding="utf-8-sig") as fh:
                 tree = ast.parse(fh.read())
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
