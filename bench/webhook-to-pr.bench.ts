@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { examplePayload } from "../test/github/payloads.js";
-import { BankApp, INSTALLATION, REPO, hypofix, waitForHttp } from "../test/ops/bank-app.js";
+import { hypofix, waitForHttp } from "../test/helpers/hypofix-process.js";
+import { BankApp, INSTALLATION, REPO } from "../test/ops/bank-app.js";
 import { summarize } from "./lib/stats.js";
 import type { Benchmark, BenchResult } from "./types.js";
 

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import { JobQueue, connectionFromUrl } from "../src/queue/queue.js";
 import { examplePayload } from "../test/github/payloads.js";
-import { hypofix, waitForHttp } from "../test/ops/bank-app.js";
+import { hypofix, waitForHttp } from "../test/helpers/hypofix-process.js";
 import { appPrivateKey } from "../test/helpers/git.js";
 import { RedisServer } from "../test/helpers/redis-server.js";
 import type { Benchmark, BenchResult } from "./types.js";

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { appPrivateKey, git } from "../helpers/git.js";
@@ -100,41 +98,6 @@ export class BankApp {
     for (const repo of this.repos) {
       repo.gitHub.dispose();
       rmSync(repo.origin, { recursive: true, force: true });
-    }
-  }
-}
-
-const BIN = fileURLToPath(new URL("../../bin/hypofix.js", import.meta.url));
-
-export interface Running {
-  child: ChildProcess;
-  /** Everything it wrote to stdout and stderr so far. */
-  output: () => string;
-}
-
-/** `hypofix <args>` as a child process; its output is kept for error messages. */
-export function hypofix(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Running {
-  let output = "";
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  return { child, output: () => output };
-}
-
-/** Polls `url` until it answers (any status); throws with the process output when it exits or times out. */
-export async function waitForHttp(url: string, served: Running, timeoutMs = 90_000): Promise<Response> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fetch(url, { redirect: "manual" });
-    } catch {
-      if (served.child.exitCode !== null || Date.now() > until)
-        throw new Error(`no answer from ${url}\n--- output ---\n${served.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
     }
   }
 }
