@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "bullmq";
@@ -12,6 +12,7 @@ import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { examplePayload } from "../github/payloads.js";
+import { bankRepo } from "../helpers/bank-origin.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { RedisServer } from "../helpers/redis-server.js";
 
@@ -87,11 +88,7 @@ describe("fault suite", () => {
 
   beforeAll(async () => {
     await redis.start();
-    cpSync("examples/bank-account", origin, { recursive: true });
-    git(origin, "init", "--quiet", "--initial-branch=main");
-    git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-    git(origin, "add", ".");
-    git(origin, "commit", "--quiet", "-m", "bank account with a failing test");
+    bankRepo(origin);
     repo = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });
     const checks = new FakeChecks();
     github = new FakeGitHub((r: Recorded) => {

@@ -1,9 +1,10 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
-import { appPrivateKey, git } from "../helpers/git.js";
+import { bankRepo } from "../helpers/bank-origin.js";
+import { appPrivateKey } from "../helpers/git.js";
 
 export const REPO = { owner: "octo", name: "bank" } as const;
 export const INSTALLATION = 7;
@@ -24,12 +25,7 @@ export class BankApp {
     this.repos = Array.from({ length: count }, (_, i) => {
       const name = count === 1 ? REPO.name : `${REPO.name}-${i}`;
       const origin = mkdtempSync(join(tmpdir(), `hypofix-${name}-`));
-      cpSync(join(root, "examples/bank-account"), origin, { recursive: true });
-      git(origin, "init", "--quiet", "--initial-branch=main");
-      git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-      git(origin, "add", ".");
-      git(origin, "commit", "--quiet", "-m", `${name}: bank account with a failing test`);
-      const sha = git(origin, "rev-parse", "HEAD");
+      const sha = bankRepo(origin, `${name}: bank account with a failing test`, root);
       return { name, origin, sha, gitHub: new GitBackedGitHub(origin, { owner: REPO.owner, name }) };
     });
     this.github = new FakeGitHub((r: Recorded) => {
