@@ -387,9 +387,9 @@ async function fixBase(host: RepoHost, job: ResolvedJob, pr: PullRequestInfo | u
 }
 
 async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, host, check } = run;
-  if (!job.prNumber) throw new UserError("an explain job needs a pull request number");
-  const pr = run.pr ?? (await host.pullRequest(job.prNumber));
+  // processJob has read the pull request of any job that names one.
+  const { job, context, deps, host, check, pr } = run;
+  if (!job.prNumber || !pr) throw new UserError("an explain job needs a pull request number");
   const checkout = await host.checkout(job.headSha, { alsoFetch: [pr.baseSha] });
   try {
     const { markdown } = await deps.explain({
