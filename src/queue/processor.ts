@@ -161,7 +161,7 @@ export function createFinalFailureHook(
     const found = await host.findCheckRun(headSha, checkKey(job));
     if (found?.status === "completed") return;
     const check = new JobCheck(host, headSha, checkKey(job), log);
-    if (found) await check.start();
+    if (found) await check.start(found);
     const reason = error instanceof UserError ? error.oneLine() : error.message;
     await check.conclude("failure", "Hypofix failed", `the job failed for good: ${reason}`);
   };
