@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { JobQueue, connectionFromUrl } from "../src/queue/queue.js";
-import { BankApp, hypofix, type Running } from "../test/ops/bank-app.js";
+import { hypofix, type Running } from "../test/helpers/hypofix-process.js";
+import { BankApp } from "../test/ops/bank-app.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,6 +1,7 @@
-import { createHmac, randomUUID } from "node:crypto";
-import { examplePayload } from "../test/github/payloads.js";
-import { BankApp, INSTALLATION, REPO, hypofix, waitForHttp } from "../test/ops/bank-app.js";
+import { randomUUID } from "node:crypto";
+import { deliveryHeaders, examplePayload } from "../test/github/payloads.js";
+import { hypofix, waitForHttp } from "../test/helpers/hypofix-process.js";
+import { BankApp, INSTALLATION, REPO } from "../test/ops/bank-app.js";
 import { summarize } from "./lib/stats.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
@@ -29,15 +30,7 @@ function failedRun(name: string, sha: string): { body: string; headers: Record<s
     pull_requests: [],
   });
   const body = JSON.stringify({ ...payload, installation: { id: INSTALLATION } });
-  return {
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "workflow_run",
-      "x-github-delivery": randomUUID(),
-      "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
-    },
-  };
+  return { body, headers: deliveryHeaders("workflow_run", body, SECRET) };
 }
 
 /**

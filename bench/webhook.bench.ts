@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import { JobQueue, connectionFromUrl } from "../src/queue/queue.js";
-import { examplePayload } from "../test/github/payloads.js";
-import { hypofix, waitForHttp } from "../test/ops/bank-app.js";
+import { examplePayload, webhookSignature } from "../test/github/payloads.js";
+import { hypofix, waitForHttp } from "../test/helpers/hypofix-process.js";
 import { appPrivateKey } from "../test/helpers/git.js";
 import { RedisServer } from "../test/helpers/redis-server.js";
 import type { Benchmark, BenchResult } from "./types.js";
@@ -24,7 +24,7 @@ function delivery(n: number): { body: string; signature: string } {
   payload.workflow_run.id = 1_000_000 + n;
   payload.workflow_run.head_sha = createHmac("sha1", "sha").update(String(n)).digest("hex");
   const body = JSON.stringify({ ...payload, installation: { id: 3 } });
-  return { body, signature: `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}` };
+  return { body, signature: webhookSignature(body, SECRET) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { CheckRunConclusion } from "../github/outbound/check-run.js";
+import type { CheckRunConclusion, FoundCheckRun } from "../github/outbound/check-run.js";
 import type { RepoHost } from "../github/outbound/repo-host.js";
 import { checkRunEnd, checkRunProgress, type OwnLink, type PhaseNote } from "../report/check-run.js";
 
@@ -24,10 +24,13 @@ export class JobCheck {
     private readonly log: Logger,
   ) {}
 
-  /** Finds the job's unfinished check run (a retry) or creates one, `in_progress`. */
-  async start(): Promise<void> {
+  /**
+   * Finds the job's unfinished check run (a retry) or creates one, `in_progress`.
+   * `known`: the run the caller has already looked up, so it is not asked for twice.
+   */
+  async start(known?: FoundCheckRun): Promise<void> {
     await this.safely("start", async () => {
-      const found = await this.host.findCheckRun(this.headSha, this.externalId);
+      const found = known ?? (await this.host.findCheckRun(this.headSha, this.externalId));
       if (found && found.status !== "completed") {
         this.id = found.id;
         await this.host.updateCheckRun(found.id, checkRunProgress(this.notes));

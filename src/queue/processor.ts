@@ -161,7 +161,7 @@ export function createFinalFailureHook(
     const found = await host.findCheckRun(headSha, checkKey(job));
     if (found?.status === "completed") return;
     const check = new JobCheck(host, headSha, checkKey(job), log);
-    if (found) await check.start();
+    if (found) await check.start(found);
     const reason = error instanceof UserError ? error.oneLine() : error.message;
     await check.conclude("failure", "Hypofix failed", `the job failed for good: ${reason}`);
   };
@@ -387,9 +387,9 @@ async function fixBase(host: RepoHost, job: ResolvedJob, pr: PullRequestInfo | u
 }
 
 async function explainJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, host, check } = run;
-  if (!job.prNumber) throw new UserError("an explain job needs a pull request number");
-  const pr = run.pr ?? (await host.pullRequest(job.prNumber));
+  // processJob has read the pull request of any job that names one.
+  const { job, context, deps, host, check, pr } = run;
+  if (!job.prNumber || !pr) throw new UserError("an explain job needs a pull request number");
   const checkout = await host.checkout(job.headSha, { alsoFetch: [pr.baseSha] });
   try {
     const { markdown } = await deps.explain({

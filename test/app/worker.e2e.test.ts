@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +10,7 @@ import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { bankOrigin } from "../helpers/bank-origin.js";
 import { appPrivateKey, git } from "../helpers/git.js";
+import { hypofix, type Running } from "../helpers/hypofix-process.js";
 import { tableColumn } from "../helpers/markdown.js";
 import { PR_BODY, PR_BODY_CLAIMS } from "../helpers/pr-body.js";
 
@@ -29,8 +29,7 @@ describe("hypofix worker end to end", () => {
   const origin = mkdtempSync(join(tmpdir(), "hypofix-origin-"));
   let sha = "";
   let fixedSha = "";
-  let worker: ChildProcess;
-  let workerOutput = "";
+  let worker: Running;
   let github: FakeGitHub;
   let gitHub: GitBackedGitHub;
   const checks = new FakeChecks();
@@ -84,25 +83,20 @@ describe("hypofix worker end to end", () => {
     });
     const host = await github.start();
 
-    worker = spawn(process.execPath, ["bin/hypofix.js", "worker"], {
-      env: {
-        ...process.env,
-        APP_ID: "1",
-        PRIVATE_KEY: privateKey,
-        GHE_HOST: host,
-        GHE_PROTOCOL: "http",
-        REDIS_URL,
-        HYPOFIX_QUEUE_NAME: queueName,
-        LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    worker = hypofix(["worker"], {
+      ...process.env,
+      APP_ID: "1",
+      PRIVATE_KEY: privateKey,
+      GHE_HOST: host,
+      GHE_PROTOCOL: "http",
+      REDIS_URL,
+      HYPOFIX_QUEUE_NAME: queueName,
+      LOG_LEVEL: "info",
     });
-    worker.stdout!.on("data", (d: Buffer) => (workerOutput += d.toString()));
-    worker.stderr!.on("data", (d: Buffer) => (workerOutput += d.toString()));
   });
 
   afterAll(async () => {
-    worker?.kill("SIGTERM");
+    worker?.child.kill("SIGTERM");
     await github?.stop();
     gitHub?.dispose();
     await queue.queue.obliterate({ force: true });
@@ -123,7 +117,7 @@ describe("hypofix worker end to end", () => {
         : await queue.enqueue(input);
       const job = (await queue.queue.getJob(id))!;
       return await job.waitUntilFinished(events, 240_000).catch((err: unknown) => {
-        throw new Error(`${String(err)}\n--- worker output ---\n${workerOutput}`);
+        throw new Error(`${String(err)}\n--- worker output ---\n${worker.output()}`);
       });
     } finally {
       await events.close();
@@ -181,7 +175,7 @@ describe("hypofix worker end to end", () => {
     expect(end.output?.summary).toContain(`[#${pull.number}](${pullUrl})`);
     expect(new Set(checks.states.map((c) => c.id)).size).toBe(1);
     // The installation token reaches git only through the environment, never the logs, and is revoked after the job.
-    expect(workerOutput).not.toContain("ghs_e2e");
+    expect(worker.output()).not.toContain("ghs_e2e");
     expect(github.find("DELETE", /^\/installation\/token$/)).toBeDefined();
   });
 

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createHmac, randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "bullmq";
@@ -11,7 +11,8 @@ import { LABEL_OWNER_PID, LABEL_SANDBOX } from "../../src/sandbox/reaper.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
-import { examplePayload } from "../github/payloads.js";
+import { deliveryHeaders, examplePayload } from "../github/payloads.js";
+import { bankRepo } from "../helpers/bank-origin.js";
 import { appPrivateKey, git } from "../helpers/git.js";
 import { RedisServer } from "../helpers/redis-server.js";
 
@@ -87,11 +88,7 @@ describe("fault suite", () => {
 
   beforeAll(async () => {
     await redis.start();
-    cpSync("examples/bank-account", origin, { recursive: true });
-    git(origin, "init", "--quiet", "--initial-branch=main");
-    git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-    git(origin, "add", ".");
-    git(origin, "commit", "--quiet", "-m", "bank account with a failing test");
+    bankRepo(origin);
     repo = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });
     const checks = new FakeChecks();
     github = new FakeGitHub((r: Recorded) => {
@@ -199,12 +196,7 @@ describe("fault suite", () => {
   const deliver = async (body: string, delivery: string = randomUUID()) => {
     const res = await fetch(`http://127.0.0.1:${SERVE_PORT}/api/github/webhooks`, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "check_run",
-        "x-github-delivery": delivery,
-        "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
-      },
+      headers: deliveryHeaders("check_run", body, SECRET, delivery),
       body,
     });
     return res.status;

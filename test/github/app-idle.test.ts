@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
@@ -11,7 +11,7 @@ import { WEBHOOK_PATH, startWebhookServer } from "../../src/github/inbound/serve
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";
 import { RedisServer } from "../helpers/redis-server.js";
-import { examplePayload } from "./payloads.js";
+import { deliveryHeaders, examplePayload } from "./payloads.js";
 
 const SECRET = "idle-secret";
 const log = pino({ level: "silent" });
@@ -76,12 +76,7 @@ describe("after Redis forgets the rate limiter's keys (two idle minutes)", () =>
       await flusher.flushall();
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${WEBHOOK_PATH}`, {
         method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "workflow_run",
-          "x-github-delivery": randomUUID(),
-          "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
-        },
+        headers: deliveryHeaders("workflow_run", body, SECRET),
         body,
       });
       expect(res.status).toBeLessThan(300);

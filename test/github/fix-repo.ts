@@ -12,7 +12,7 @@ import type { JobProcessor } from "../../src/queue/worker.js";
 import type { Result } from "../../src/result.js";
 import { FakeGitHub, type Recorded, type Route } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
-import { git } from "../helpers/git.js";
+import { git, initOrigin } from "../helpers/git.js";
 
 export const BUGGY = "def add(a, b):\n    return a - b\n";
 export const FIXED = "def add(a, b):\n    return a + b\n";
@@ -80,8 +80,7 @@ export class FixRepo {
   intercept: Route = () => undefined;
 
   constructor(files: Record<string, string> = { "calc/ops.py": BUGGY }) {
-    git(this.origin, "init", "--quiet", "--initial-branch=main");
-    git(this.origin, "config", "uploadpack.allowAnySHA1InWant", "true");
+    initOrigin(this.origin);
     this.write(files);
     this.github = new GitBackedGitHub(this.origin);
   }

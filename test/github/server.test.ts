@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_PATH, startWebhookServer } from "../../src/github/inbound/server.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";
-import { examplePayload } from "./payloads.js";
+import { examplePayload, webhookSignature } from "./payloads.js";
 
 const SECRET = "webhook-secret";
 const privateKey = appPrivateKey();
@@ -71,7 +71,7 @@ describe("webhook server (real HTTP, real Redis, GitHub API via nock)", () => {
       .times(2)
       .reply(404, {});
     const body = failedRun();
-    const signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
+    const signature = webhookSignature(body, SECRET);
     const res = await post(body, signature);
     expect(res.status).toBeLessThan(300);
     const jobs = await queue.queue.getJobs(["waiting"]);

@@ -13,6 +13,12 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...IDENTITY } }).trim();
 }
 
+/** `dir` as a git repository on branch main that serves any commit by sha, as GitHub does for a fetch. */
+export function initOrigin(dir: string): void {
+  git(dir, "init", "--quiet", "--initial-branch=main");
+  git(dir, "config", "uploadpack.allowAnySHA1InWant", "true");
+}
+
 /** A fresh RSA key in the PEM form GitHub issues for Apps. */
 export function appPrivateKey(): string {
   return generateKeyPairSync("rsa", {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
-import { appPrivateKey, git } from "../helpers/git.js";
+import { bankRepo } from "../helpers/bank-origin.js";
+import { appPrivateKey } from "../helpers/git.js";
 
 export const REPO = { owner: "octo", name: "bank" } as const;
 export const INSTALLATION = 7;
@@ -26,12 +25,7 @@ export class BankApp {
     this.repos = Array.from({ length: count }, (_, i) => {
       const name = count === 1 ? REPO.name : `${REPO.name}-${i}`;
       const origin = mkdtempSync(join(tmpdir(), `hypofix-${name}-`));
-      cpSync(join(root, "examples/bank-account"), origin, { recursive: true });
-      git(origin, "init", "--quiet", "--initial-branch=main");
-      git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-      git(origin, "add", ".");
-      git(origin, "commit", "--quiet", "-m", `${name}: bank account with a failing test`);
-      const sha = git(origin, "rev-parse", "HEAD");
+      const sha = bankRepo(origin, `${name}: bank account with a failing test`, root);
       return { name, origin, sha, gitHub: new GitBackedGitHub(origin, { owner: REPO.owner, name }) };
     });
     this.github = new FakeGitHub((r: Recorded) => {
@@ -100,41 +94,6 @@ export class BankApp {
     for (const repo of this.repos) {
       repo.gitHub.dispose();
       rmSync(repo.origin, { recursive: true, force: true });
-    }
-  }
-}
-
-const BIN = fileURLToPath(new URL("../../bin/hypofix.js", import.meta.url));
-
-export interface Running {
-  child: ChildProcess;
-  /** Everything it wrote to stdout and stderr so far. */
-  output: () => string;
-}
-
-/** `hypofix <args>` as a child process; its output is kept for error messages. */
-export function hypofix(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Running {
-  let output = "";
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  return { child, output: () => output };
-}
-
-/** Polls `url` until it answers (any status); throws with the process output when it exits or times out. */
-export async function waitForHttp(url: string, served: Running, timeoutMs = 90_000): Promise<Response> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fetch(url, { redirect: "manual" });
-    } catch {
-      if (served.child.exitCode !== null || Date.now() > until)
-        throw new Error(`no answer from ${url}\n--- output ---\n${served.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
     }
   }
 }

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
-import { BankApp, hypofix, waitForHttp } from "./bank-app.js";
+import { hypofix, waitForHttp } from "../helpers/hypofix-process.js";
+import { BankApp } from "./bank-app.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const PORT = 7420;

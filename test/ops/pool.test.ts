@@ -6,6 +6,7 @@ import { metrics } from "../../src/metrics.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import { SandboxPool } from "../../src/sandbox/pool.js";
 import { LABEL_DEADLINE, LABEL_OWNER_PID, LABEL_SANDBOX, reapReason } from "../../src/sandbox/reaper.js";
+import { until } from "../helpers/hypofix-process.js";
 import { testOptions } from "../sandbox/limits.js";
 
 const docker = dockerClient();
@@ -17,14 +18,6 @@ async function ours(): Promise<Map<string, Record<string, string>>> {
     filters: { label: [`${LABEL_SANDBOX}=1`, `${LABEL_OWNER_PID}=${process.pid}`] },
   });
   return new Map(list.map((c) => [c.Id, c.Labels]));
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const starts = async (source: "pool" | "cold") =>
@@ -49,7 +42,7 @@ describe("sandbox pool (real Docker)", () => {
   it("hands each pre-started container to one run only, with that run's repository, and refills", async () => {
     const options = testOptions(repoA);
     pool.warm(options);
-    await until(async () => (await ours()).size === 1);
+    await until("the pooled sandbox", async () => (await ours()).size === 1);
     const [pooledId, labels] = [...(await ours())][0]!;
     // The reaper's labels: an owner and a deadline no later than the maximum age.
     expect(Number(labels[LABEL_DEADLINE])).toBeLessThanOrEqual(Date.now() + options.limits.maxAgeMs);
@@ -62,7 +55,7 @@ describe("sandbox pool (real Docker)", () => {
     expect(await starts("pool")).toBe(poolStartsBefore + 1);
 
     // A replacement is started; the next run gets it, never the first container again.
-    await until(async () => (await ours()).size === 2);
+    await until("the replacement sandbox", async () => (await ours()).size === 2);
     const second = await pool.take(testOptions(repoB));
     expect(second.id).not.toBe(first.id);
     expect(await second.readFile("which.txt")).toBe("repository B\n");
@@ -79,7 +72,7 @@ describe("sandbox pool (real Docker)", () => {
     const short = new SandboxPool(1, docker);
     const options = testOptions(repoA, { maxAgeMs: 4000 });
     short.warm(options);
-    await until(async () => (await ours()).size >= 1 + pool.idle);
+    await until("the short-lived pooled sandbox", async () => (await ours()).size >= 1 + pool.idle);
     const before = new Set((await ours()).keys());
     await new Promise((r) => setTimeout(r, 2500));
     const coldBefore = await starts("cold");
@@ -89,11 +82,11 @@ describe("sandbox pool (real Docker)", () => {
     await sandbox.dispose();
     await short.drain();
     // Drained: none of this pool's containers is left (the first pool keeps its one).
-    await until(async () => (await ours()).size === pool.idle);
+    await until("the drained pool's removal", async () => (await ours()).size === pool.idle);
   }, 120_000);
 
   it("drain removes idle containers", async () => {
-    await until(async () => (await ours()).size === 1);
+    await until("the pooled sandbox", async () => (await ours()).size === 1);
     await pool.drain();
     expect((await ours()).size).toBe(0);
     expect(pool.idle).toBe(0);

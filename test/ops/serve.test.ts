@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appPrivateKey } from "../helpers/git.js";
-import { hypofix, waitForHttp, type Running } from "./bank-app.js";
+import { hypofix, waitForHttp, type Running } from "../helpers/hypofix-process.js";
 import { RedisServer } from "../helpers/redis-server.js";
 
 /** Ports from the ops range (TEAM.md); loopback only: 127.0.0.2 is loopback too. */

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { afterAll, describe, expect, it } from "vitest";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import { LABEL_OWNER_PID, LABEL_SANDBOX } from "../../src/sandbox/reaper.js";
 import { appPrivateKey } from "../helpers/git.js";
+import { hypofix, until } from "../helpers/hypofix-process.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const docker = dockerClient();
@@ -17,14 +18,6 @@ async function ownedBy(pid: number | undefined): Promise<string[]> {
     filters: { label: [`${LABEL_SANDBOX}=1`, `${LABEL_OWNER_PID}=${pid}`] },
   });
   return list.map((c) => c.Id);
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /**
@@ -49,26 +42,20 @@ describe("worker processes and their sandbox containers (real Docker and Redis)"
 
   /** A worker with a warm pool of one; resolves once its pooled container exists. */
   const startWorker = async (reaperIntervalMs: number) => {
-    let output = "";
-    const child = spawn(process.execPath, ["bin/hypofix.js", "worker"], {
-      env: {
-        ...process.env,
-        APP_ID: "1",
-        PRIVATE_KEY: privateKey,
-        REDIS_URL,
-        HYPOFIX_QUEUE_NAME: queueName,
-        HYPOFIX_SANDBOX_POOL_SIZE: "1",
-        HYPOFIX_REDELIVERY_INTERVAL_MS: "0",
-        HYPOFIX_REAPER_INTERVAL_MS: String(reaperIntervalMs),
-        LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    const { child, output } = hypofix(["worker"], {
+      ...process.env,
+      APP_ID: "1",
+      PRIVATE_KEY: privateKey,
+      REDIS_URL,
+      HYPOFIX_QUEUE_NAME: queueName,
+      HYPOFIX_SANDBOX_POOL_SIZE: "1",
+      HYPOFIX_REDELIVERY_INTERVAL_MS: "0",
+      HYPOFIX_REAPER_INTERVAL_MS: String(reaperIntervalMs),
+      LOG_LEVEL: "info",
     });
     children.push(child);
-    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
     await until("the worker's pooled sandbox", async () => {
-      if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${output()}`);
       return (await ownedBy(child.pid)).length === 1;
     });
     return child;

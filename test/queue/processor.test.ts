@@ -16,7 +16,7 @@ import {
 import { JobStopped } from "../../src/queue/worker.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
-import { git } from "../helpers/git.js";
+import { git, initOrigin } from "../helpers/git.js";
 
 /**
  * The job flow in front of the pipeline, against GitHub's API as a loopback
@@ -40,8 +40,7 @@ const PERMISSIONS: Record<string, string> = { writer: "write", reader: "read" };
 
 beforeAll(async () => {
   writeFileSync(join(origin, "calc.py"), "def add(a, b):\n    return a - b\n");
-  git(origin, "init", "--quiet", "--initial-branch=main");
-  git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
+  initOrigin(origin);
   git(origin, "add", ".");
   git(origin, "commit", "--quiet", "-m", "calc");
   headSha = git(origin, "rev-parse", "HEAD");
