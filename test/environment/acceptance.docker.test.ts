@@ -106,6 +106,10 @@ describe("repository shapes", () => {
     expect(run.result.failingTests).toEqual(["checks/check_bounds.py::check_upper_edge"]);
     expect(run.result.patches[0]?.diff).toContain("+++ b/rng/bounds.py");
     expect(run.result.localization.map((f) => f.file)).toEqual(["rng/bounds.py"]);
+    // Every failing test fixed: no partial-fix wording (the hang case below is the other side).
+    expect(run.stderr).toContain("patch validated");
+    expect(run.stderr).not.toContain("; it fixes");
+    expect(run.result.reason).toContain("keeps the whole suite green");
   });
 
   it("fixes what it can when a test broken before hangs first: the hang fails at its own limit and the suite goes on", async () => {
