@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
 import { createOfflineEngine } from "../src/debug/offline.js";
 import { createPythonRuntime } from "../src/lang/python/index.js";
-import { runFix } from "../src/pipeline.js";
+import { runFix } from "../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
 import { scorePatch, tally, verdictOf, type RepairOutcome, type RunStatus, type Score } from "./lib/score.js";

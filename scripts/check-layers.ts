@@ -11,14 +11,14 @@ import ts from "typescript";
 /** Top to bottom. A path ending in "/" is a folder; otherwise one file. */
 export const LAYERS: { name: string; paths: string[] }[] = [
   { name: "composition", paths: ["cli.ts", "compose.ts", "commands/"] },
-  { name: "github/inbound", paths: ["github/inbound/"] },
+  { name: "inbound", paths: ["inbound/"] },
   { name: "queue", paths: ["queue/"] },
-  { name: "github/outbound", paths: ["github/outbound/"] },
-  { name: "pipeline", paths: ["pipeline.ts", "pipeline/"] },
+  { name: "outbound", paths: ["outbound/"] },
+  { name: "pipeline", paths: ["pipeline/"] },
   { name: "debug", paths: ["debug/"] },
   { name: "localize", paths: ["localize/"] },
   { name: "audit", paths: ["audit/"] },
-  { name: "lang/python", paths: ["lang/python/"] },
+  { name: "lang", paths: ["lang/"] },
   { name: "llm", paths: ["llm/"] },
   { name: "sandbox", paths: ["sandbox/"] },
   { name: "report", paths: ["report/"] },

@@ -1,6 +1,6 @@
 import { applyPatch, parsePatch, reversePatch, structuredPatch } from "diff";
 import { UserError } from "../errors.js";
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FunctionInfo } from "../lang/types.js";
 import { targetKey, type ChangedFunction, type FileChange } from "./types.js";
 
 export const isPython = (path: string): boolean => path.endsWith(".py");

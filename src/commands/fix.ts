@@ -5,17 +5,17 @@ import { type Command, Option } from "commander";
 import { createFixRun } from "../compose.js";
 import { loadConfig, type Config } from "../config.js";
 import { UserError } from "../errors.js";
-import { readRepoConfig } from "../github/outbound/config.js";
-import type { GitHubClient } from "../github/outbound/publish.js";
-import { createRepoHost } from "../github/outbound/repo-host.js";
+import { readRepoConfig } from "../outbound/config.js";
+import type { GitHubClient } from "../outbound/publish.js";
+import { createRepoHost } from "../outbound/repo-host.js";
 import {
   apiUrlFor,
   findRemoteFailure,
   parseGitHubUrl,
   type GitHubTarget,
-} from "../github/outbound/target.js";
+} from "../outbound/target.js";
 import { createLogger, type Logger } from "../log.js";
-import { runFix, type FixOutcome } from "../pipeline.js";
+import { runFix, type FixOutcome } from "../pipeline/index.js";
 import { publishOutcome } from "../queue/processor.js";
 import { repeatable } from "./options.js";
 import { loadRepoConfig } from "../repo-config.js";

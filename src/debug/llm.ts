@@ -2,7 +2,7 @@ import { BudgetExceeded } from "../llm/errors.js";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FunctionInfo } from "../lang/types.js";
 import type { Budget } from "./budget.js";
 import {
   parseBlockVerdicts,

@@ -1,6 +1,6 @@
 import { functionLocator, type SuspiciousLine } from "../localize/sbfl.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FailureEvidence, FunctionInfo, Observation } from "../lang/python/types.js";
+import type { FailureEvidence, FunctionInfo, Observation } from "../lang/types.js";
 import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
 import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";

@@ -1,5 +1,5 @@
 import type { SuspiciousLine } from "../localize/sbfl.js";
-import type { FunctionInfo, Observation, TestFailure } from "../lang/python/types.js";
+import type { FunctionInfo, Observation, TestFailure } from "../lang/types.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { Step } from "../result.js";
 import type { Budget } from "./budget.js";

@@ -5,8 +5,8 @@ import { ExpressAdapter } from "@bull-board/express";
 import express from "express";
 import { createNodeMiddleware, type Probot } from "probot";
 import type { Logger } from "pino";
-import type { Metrics } from "../../metrics.js";
-import type { JobQueue } from "../../queue/queue.js";
+import type { Metrics } from "../metrics.js";
+import type { JobQueue } from "../queue/queue.js";
 import { hypofixApp } from "./app.js";
 import { basicAuthMatches, type Credentials } from "./basic-auth.js";
 

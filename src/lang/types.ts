@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { evidenceSchema } from "./protocol.js";
+import type { evidenceSchema } from "./python/protocol.js";
 
 /** What the Python instruments report. Pure data: every consumer (localization,
  * debugging, audit, report) depends on these shapes, not on how they are measured. */

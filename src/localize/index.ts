@@ -1,5 +1,5 @@
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { CoverageReport, FunctionInfo, TestFailure, TestResult } from "../lang/python/types.js";
+import type { CoverageReport, FunctionInfo, TestFailure, TestResult } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import type { ChatModel } from "../llm/types.js";
 import type { LocalizationEntry } from "../result.js";

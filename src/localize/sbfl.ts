@@ -4,7 +4,7 @@ import type {
   Frame,
   FunctionInfo,
   TestFailure,
-} from "../lang/python/types.js";
+} from "../lang/types.js";
 import type { LocalizationEntry } from "../result.js";
 
 export type SbflFormula = "ochiai" | "dstar";

@@ -1,6 +1,6 @@
 import { applyPatch, parsePatch, type StructuredPatch } from "diff";
-import { forbiddenPath, normalizeRepoPath, type PathRules } from "../../debug/guards.js";
-import { UserError } from "../../errors.js";
+import { forbiddenPath, normalizeRepoPath, type PathRules } from "../debug/guards.js";
+import { UserError } from "../errors.js";
 import { REGULAR_MODES, type Checkout, type RegularMode, type TreeEntry } from "./checkout.js";
 
 /** One file of a fix as it goes into the commit: new content (null deletes it) and the mode it keeps. */

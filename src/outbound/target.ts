@@ -1,4 +1,4 @@
-import { UserError } from "../../errors.js";
+import { UserError } from "../errors.js";
 import { fetchFailedJobLogs, parsePytestLog } from "./ci-log.js";
 import type { GitHubClient, RepoRef } from "./publish.js";
 

@@ -1,25 +1,25 @@
 import path from "node:path";
-import type { Config } from "./config.js";
-import { Budget, experimentTimeoutMs } from "./debug/budget.js";
-import type { PathRules } from "./debug/guards.js";
-import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "./debug/types.js";
-import type { PythonRuntime } from "./lang/python/runtime.js";
-import type { Logger } from "./log.js";
-import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipeline/assemble.js";
-import { environmentPhase } from "./pipeline/environment.js";
-import { coverageReaches, localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
-import { reproducePhase, type Reproduced } from "./pipeline/reproduce.js";
-import { overturned, revalidatePhase } from "./pipeline/revalidate.js";
-import { suiteSelection } from "./pipeline/suite.js";
-import { makeValidator } from "./pipeline/validate.js";
-import type { ReportMeta } from "./report/render.js";
-import type { RepoConfig } from "./repo-config.js";
-import type { Audit, Result } from "./result.js";
-import { createSandbox } from "./sandbox/index.js";
-import type { Sandbox, SandboxOptions } from "./sandbox/types.js";
+import type { Config } from "../config.js";
+import { Budget, experimentTimeoutMs } from "../debug/budget.js";
+import type { PathRules } from "../debug/guards.js";
+import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "../debug/types.js";
+import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { Logger } from "../log.js";
+import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
+import { environmentPhase } from "./environment.js";
+import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
+import { reproducePhase, type Reproduced } from "./reproduce.js";
+import { overturned, revalidatePhase } from "./revalidate.js";
+import { suiteSelection } from "./suite.js";
+import { makeValidator } from "./validate.js";
+import type { ReportMeta } from "../report/render.js";
+import type { RepoConfig } from "../repo-config.js";
+import type { Audit, Result } from "../result.js";
+import { createSandbox } from "../sandbox/index.js";
+import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 
-export type { FixOutcome } from "./pipeline/assemble.js";
-export type { LocalizerInput, LocalizerOutput } from "./pipeline/localize.js";
+export type { FixOutcome } from "./assemble.js";
+export type { LocalizerInput, LocalizerOutput } from "./localize.js";
 
 export type Phase =
   | "environment"

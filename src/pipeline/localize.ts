@@ -1,6 +1,6 @@
 import { forbiddenPath, type PathRules } from "../debug/guards.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { CoverageReport, TestResult } from "../lang/python/types.js";
+import type { CoverageReport, TestResult } from "../lang/types.js";
 import { sbfl, type SuspiciousLine } from "../localize/sbfl.js";
 import type { Result } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";

@@ -1,6 +1,6 @@
 import { UserError } from "../errors.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { TestResult, TestRun } from "../lang/python/types.js";
+import type { TestResult, TestRun } from "../lang/types.js";
 import type { Result } from "../result.js";
 
 export interface Reproduction {

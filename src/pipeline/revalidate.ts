@@ -1,7 +1,7 @@
 import type { PathRules } from "../debug/guards.js";
 import type { Candidate, Validation } from "../debug/types.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { TestRun } from "../lang/python/types.js";
+import type { TestRun } from "../lang/types.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { makeValidator } from "./validate.js";
 

@@ -2,7 +2,7 @@ import { createTwoFilesPatch } from "diff";
 import { forbiddenPath, type PathRules } from "../debug/guards.js";
 import type { Candidate, FileEdit, Validation } from "../debug/types.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { TestRun } from "../lang/python/types.js";
+import type { TestRun } from "../lang/types.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { firstLine, isFailure } from "./reproduce.js";
 

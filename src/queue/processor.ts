@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import { patchedFiles } from "../github/outbound/patched-files.js";
-import { canTrigger } from "../github/outbound/permission.js";
-import type { Checkout } from "../github/outbound/checkout.js";
-import type { BlockedFix, PublishedFix } from "../github/outbound/publish.js";
-import type { PullRequestInfo, RepoHost } from "../github/outbound/repo-host.js";
+import { patchedFiles } from "../outbound/patched-files.js";
+import { canTrigger } from "../outbound/permission.js";
+import type { Checkout } from "../outbound/checkout.js";
+import type { BlockedFix, PublishedFix } from "../outbound/publish.js";
+import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import { configProblemReply, refusalReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
 import { blockedNote, proposedNote } from "../report/fix-notes.js";

@@ -21,7 +21,7 @@ function sourcePath(relToSrc: string): string {
 export const helpersSourceDir = (): string => sourcePath("lang/python/helpers/");
 
 /** The command runner started inside docker sandboxes. */
-export const supervisorSource = (): string => sourcePath("sandbox/supervisor.py");
+export const supervisorSource = (): string => sourcePath("lang/python/supervisor.py");
 
 /** True for a path (relative to the helpers folder) that the copy should skip. */
 export function ignoredHelper(relPath: string): boolean {

@@ -8,7 +8,7 @@ import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
 import { auditVerdict } from "../../src/result.js";
 import { behaviourChanges, judgeClaim, revise, unverifiedFunctions } from "../../src/audit/verdicts.js";
 import { parseClaimsReply } from "../../src/audit/llm.js";
-import type { FunctionInfo } from "../../src/lang/python/types.js";
+import type { FunctionInfo } from "../../src/lang/types.js";
 
 const BASE = ["def f(x):", "    return x", "", "def g(y):", "    return y", ""].join("\n");
 const HEAD = [

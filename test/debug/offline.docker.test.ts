@@ -4,7 +4,7 @@ import { Budget, experimentTimeoutMs } from "../../src/debug/budget.js";
 import { createOfflineEngine } from "../../src/debug/offline.js";
 import type { BugContext, EngineRun } from "../../src/debug/types.js";
 import { createPythonRuntime, type PythonRuntime, type TestRun } from "../../src/lang/python/index.js";
-import type { CoverageReport } from "../../src/lang/python/types.js";
+import type { CoverageReport } from "../../src/lang/types.js";
 import { sbfl } from "../../src/localize/sbfl.js";
 import { makeValidator } from "../../src/pipeline/validate.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchFailedJobLogs, parsePytestLog } from "../../src/github/outbound/ci-log.js";
+import { fetchFailedJobLogs, parsePytestLog } from "../../src/outbound/ci-log.js";
 
 const ACTIONS_LOG = `2026-11-30T08:00:00.1234567Z ##[group]Run pytest
 2026-11-30T08:00:01.0000000Z ============================= test session starts ==============================

@@ -8,7 +8,7 @@ import {
   deliveriesToRedeliver,
   redeliverFailed,
   type AppHookApi,
-} from "../../src/github/inbound/redeliver.js";
+} from "../../src/inbound/redeliver.js";
 import { queueKeys } from "../../src/queue/keys.js";
 import { appPrivateKey } from "../helpers/git.js";
 

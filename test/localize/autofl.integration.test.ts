@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
 import type { PythonRuntime } from "../../src/lang/python/runtime.js";
-import type { CoverageReport, FunctionInfo, TestResult } from "../../src/lang/python/types.js";
+import type { CoverageReport, FunctionInfo, TestResult } from "../../src/lang/types.js";
 import { OpenAIChatModel } from "../../src/llm/openai-model.js";
 import { localize } from "../../src/localize/index.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";

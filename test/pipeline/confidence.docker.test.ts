@@ -4,7 +4,7 @@ import { autoflLocalizer } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
 import { createOfflineEngine } from "../../src/debug/offline.js";
 import { createLogger } from "../../src/log.js";
-import type { FixOptions } from "../../src/pipeline.js";
+import type { FixOptions } from "../../src/pipeline/index.js";
 import { ScriptedModel, say } from "../doubles/scripted-model.js";
 import { confidenceFlags, markdownProblems } from "../helpers/markdown.js";
 import { example, fixLocally, fixture } from "./helpers.js";

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
 import type { DebugEngine } from "../../src/debug/types.js";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
-import { runFix, type FixOptions } from "../../src/pipeline.js";
+import { runFix, type FixOptions } from "../../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/repo-config.js";
 
 export const fixture = (name: string): string =>

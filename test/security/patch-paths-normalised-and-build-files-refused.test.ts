@@ -5,8 +5,8 @@
 // again at publish time on the path exactly as it would be committed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forbiddenPath, type PathRules } from "../../src/debug/guards.js";
-import type { Checkout } from "../../src/github/outbound/checkout.js";
-import { patchedFiles } from "../../src/github/outbound/patched-files.js";
+import type { Checkout } from "../../src/outbound/checkout.js";
+import { patchedFiles } from "../../src/outbound/patched-files.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
 
 const everything: PathRules = { sourcePaths: [], ignorePaths: [] };

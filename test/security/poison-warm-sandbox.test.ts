@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import type { DebugEngine } from "../../src/debug/types.js";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
-import { runFix } from "../../src/pipeline.js";
+import { runFix } from "../../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/repo-config.js";
 import { hostileRepo } from "./hostile-repo.js";
 

@@ -23,7 +23,7 @@ import type {
   Observation,
   TestFailure,
   TestRun,
-} from "./types.js";
+} from "../types.js";
 
 export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
 export { CANDIDATE_FAMILIES, CandidateHelperError, generateCandidates } from "./candidates.js";
@@ -32,7 +32,7 @@ export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experimen
 export { formatFrames, minimizeFrames } from "./frames.js";
 export { isTestFile } from "./test-files.js";
 export type * from "./runtime.js";
-export type * from "./types.js";
+export type * from "../types.js";
 
 export interface PythonRuntimeOptions {
   /** Default per-run timeout (the test run itself; the process gets a grace period on top). */

@@ -1,6 +1,6 @@
 /** Observation texts exactly as the model sees them (AutoSD's and LDB's wording). Pure. */
 import type { DebugResult, RawRun, TraceResult } from "./protocol.js";
-import type { TraceBlock } from "./types.js";
+import type { TraceBlock } from "../types.js";
 
 export const NO_EXCEPTION = "[No exception triggered]";
 export const MAX_VALUES = 100;

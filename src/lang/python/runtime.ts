@@ -6,7 +6,7 @@ import type {
   FunctionInfo,
   Observation,
   TestRun,
-} from "./types.js";
+} from "../types.js";
 
 /**
  * The Python instruments over one warm sandbox. Implemented in this folder
