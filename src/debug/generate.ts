@@ -4,7 +4,7 @@
  */
 import type { SuspiciousLine } from "../localize/sbfl.js";
 import { CandidateHelperError, type RepairCandidate } from "../lang/python/candidates.js";
-import type { Edit } from "../lang/python/experiment.js";
+import type { Edit } from "../lang/experiment.js";
 import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FailureEvidence } from "../lang/types.js";
 import { unquote } from "./evidence.js";

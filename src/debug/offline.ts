@@ -3,7 +3,7 @@ import type { PythonRuntime } from "../lang/python/runtime.js";
 import type { FailureEvidence, FunctionInfo, Observation } from "../lang/types.js";
 import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
-import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";
+import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/experiment.js";
 import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { generateCandidates, type EngineCandidate } from "./generate.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEdits, formatEdit, parseExperiment, type Edit } from "../../src/lang/python/experiment.js";
+import { applyEdits, formatEdit, parseExperiment, type Edit } from "../../src/lang/experiment.js";
 
 const ok = (input: string) => {
   const parsed = parseExperiment(input);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
-import { insideRepository, type Edit } from "./experiment.js";
+import { insideRepository, type Edit } from "../experiment.js";
 import { RESULT_MARK } from "./protocol.js";
 import { isTestFile } from "./test-files.js";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import { generateCandidates, type CandidateRequest, type RepairCandidate } from "./candidates.js";
-import { applyEdits, insideRepository, parseExperiment, type Edit, type Experiment } from "./experiment.js";
+import { applyEdits, insideRepository, parseExperiment, type Edit, type Experiment } from "../experiment.js";
 import { minimizeFrames } from "./frames.js";
 import { isTestFile } from "./test-files.js";
 import {
@@ -25,10 +25,10 @@ import type {
   TestRun,
 } from "../types.js";
 
-export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
+export { applyEdits, formatEdit, parseExperiment } from "../experiment.js";
 export { CANDIDATE_FAMILIES, CandidateHelperError, generateCandidates } from "./candidates.js";
 export type { CandidateFamily, CandidateFeatures, CandidateRequest, RepairCandidate } from "./candidates.js";
-export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
+export type { Edit, EditResult, Experiment, ParsedExperiment } from "../experiment.js";
 export { formatFrames, minimizeFrames } from "./frames.js";
 export { isTestFile } from "./test-files.js";
 export type * from "./runtime.js";
