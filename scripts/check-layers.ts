@@ -18,13 +18,14 @@ export const LAYERS: { name: string; paths: string[] }[] = [
   { name: "debug", paths: ["debug/"] },
   { name: "localize", paths: ["localize/"] },
   { name: "audit", paths: ["audit/"] },
+  { name: "repo-config", paths: ["repo-config.ts"] },
   { name: "lang", paths: ["lang/"] },
   { name: "llm", paths: ["llm/"] },
   { name: "sandbox", paths: ["sandbox/"] },
   { name: "report", paths: ["report/"] },
   {
     name: "base",
-    paths: ["config.ts", "errors.ts", "log.ts", "result.ts", "repo-config.ts", "text.ts", "metrics.ts"],
+    paths: ["config.ts", "errors.ts", "log.ts", "result.ts", "text.ts", "metrics.ts"],
   },
 ];
 

@@ -1,16 +1,19 @@
 /**
- * The offline engine's candidate edits for the suspicious lines, from the AST candidate
- * generator (lang/python/candidates.ts), in the one shape the ranking and the loop use.
+ * The offline engine's candidate edits for the suspicious lines, from the language's
+ * candidate generator (`Runtime.candidates`), in the one shape the ranking and the loop use.
  */
 import type { SuspiciousLine } from "../localize/sbfl.js";
-import { CandidateHelperError, type RepairCandidate } from "../lang/python/candidates.js";
 import type { Edit } from "../lang/experiment.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FailureEvidence } from "../lang/types.js";
+import {
+  CandidateHelperError,
+  type FailureEvidence,
+  type RepairCandidate,
+  type Runtime,
+} from "../lang/types.js";
 import { unquote } from "./evidence.js";
 
 export interface EngineCandidate {
-  /** The kind of mistake it repairs (CANDIDATE_FAMILIES). */
+  /** The kind of mistake it repairs (one of the language's families). */
   family: string;
   file: string;
   /** The first line it changes. */
@@ -54,13 +57,13 @@ function hintsOf(evidence: FailureEvidence | undefined): {
 
 /** Candidates for the suspicious lines, one generator request per file, the file's lines most suspicious first. */
 export async function generateCandidates(
-  runtime: PythonRuntime,
+  runtime: Runtime,
   lines: SuspiciousLine[],
   evidence: FailureEvidence | undefined,
   timeoutMs: number,
   failingTests: string[] = [],
 ): Promise<EngineCandidate[]> {
-  const tests = [...new Set(failingTests.map((t) => t.split("::")[0]!))];
+  const tests = [...new Set(failingTests.map((t) => runtime.files.testFileOf(t)))];
   const files = [...new Set(lines.map((l) => l.file))];
   const hints = hintsOf(evidence);
   const out: EngineCandidate[] = [];

@@ -1,4 +1,4 @@
-import { formatFrames } from "../lang/python/frames.js";
+import { formatFrames } from "../lang/frames.js";
 import type { CoverageReport, FunctionInfo, TestFailure } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { renderPrompt } from "../llm/prompts.js";

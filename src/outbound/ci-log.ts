@@ -1,35 +1,19 @@
+import { ciLogFacts, type Language } from "../lang/registry.js";
+import type { CiLogFacts } from "../lang/types.js";
 import type { GitHubClient, RepoRef } from "./publish.js";
 
-/** What a CI log tells us about a pytest failure. */
-export interface CiLogFacts {
-  /** pytest node ids reported as FAILED or ERROR, in order, deduplicated. */
-  failingTests: string[];
-  /** The lines around the failure, for the debugging prompt and the report. */
-  excerpt: string;
-}
-
-// GitHub Actions prefixes each line with an ISO timestamp.
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
-// Styled output may carry ANSI colour codes.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
-const SUMMARY_LINE = /^(FAILED|ERROR) (\S+?\.py(?:::\S+)?)(?: - .*)?$/;
-
-export function parsePytestLog(log: string, maxExcerptLines = 60): CiLogFacts {
-  const lines = log.split(/\r?\n/).map((l) => l.replace(TIMESTAMP, "").replace(ANSI, ""));
-  const failing: string[] = [];
-  for (const line of lines) {
-    const match = SUMMARY_LINE.exec(line.trim());
-    if (match?.[2] && !failing.includes(match[2])) failing.push(match[2]);
-  }
-  const start = lines.findIndex((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l.trim()));
-  const from = start >= 0 ? start : Math.max(0, lines.findIndex((l) => SUMMARY_LINE.test(l.trim())) - 10);
-  const window = lines.slice(from, from + maxExcerptLines);
-  const cut = lines.length - from > maxExcerptLines ? ["[... log cut ...]"] : [];
-  return {
-    failingTests: failing,
-    excerpt: failing.length || start >= 0 ? [...window, ...cut].join("\n") : "",
-  };
+/**
+ * What the failed jobs' logs of a run say about the failing tests, read by the repository's
+ * language (`language`), or when it is not known yet, by the first registered language that
+ * finds a failing test in them (the default one first).
+ */
+export async function readCiFailure(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  ids: { checkRunId?: number; workflowRunId?: number },
+  language?: Language,
+): Promise<CiLogFacts> {
+  return ciLogFacts(await fetchFailedJobLogs(octokit, repo, ids), language);
 }
 
 /**

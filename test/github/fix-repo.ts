@@ -13,6 +13,7 @@ import type { Result } from "../../src/result.js";
 import { FakeGitHub, type Recorded, type Route } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { git, initOrigin } from "../helpers/git.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 export const BUGGY = "def add(a, b):\n    return a - b\n";
 export const FIXED = "def add(a, b):\n    return a + b\n";
@@ -135,7 +136,7 @@ export class FixRepo {
       baseSha: sha,
       baseTree: await checkout.tree(),
       baseBranch: "main",
-      files: await patchedFiles(checkout, patch, { sourcePaths: [], ignorePaths: [] }),
+      files: await patchedFiles(checkout, patch, { files: pythonFiles, sourcePaths: [], ignorePaths: [] }),
       title: "Fix add() returning a - b",
       body: "report",
       ...over,

@@ -10,9 +10,10 @@ import type { Checkout } from "../../src/outbound/checkout.js";
 import { patchedFiles } from "../../src/outbound/patched-files.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 const SECRET = "GITHUB_TOKEN=ghs_host_secret\n";
-const everything = { sourcePaths: [], ignorePaths: [] };
+const everything = { files: pythonFiles, sourcePaths: [], ignorePaths: [] };
 
 describe("patched files come from git objects, never through repository links", () => {
   const outside = mkdtempSync(join(tmpdir(), "hypofix-host-"));

@@ -1,4 +1,4 @@
-import type { Frame } from "../types.js";
+import type { Frame } from "./types.js";
 
 /** A frame as the helper reports it: `repo` is false for library and interpreter frames. */
 export interface RawFrame extends Frame {
