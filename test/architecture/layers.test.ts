@@ -40,10 +40,51 @@ describe("the import-direction check", () => {
         "debug/command.ts -> ../pipeline/index.js",
         "debug/setup.ts -> ../pipeline/index.js",
         "outbound/checkout.ts -> ../queue/queue.js",
+        // The same two imports make queue/ and outbound/ a folder-level cycle.
+        "outbound/checkout.ts -> ../queue/queue.js",
+        "queue/processor.ts -> ../outbound/checkout.js",
         "report/render.ts -> ../debug/templates.js",
         "misc/orphan.ts -> (none)",
       ].sort(),
     );
+  });
+
+  it("fails on a folder-level import cycle, the queue/ ↔ github/ one that used to be, at any depth", () => {
+    const layersOnly = (src: string) =>
+      checkLayers(src)
+        .filter((v) => v.problem.includes("cycle"))
+        .map((v) => `${v.file} -> ${v.imports}: ${v.problem}`);
+    // Every import points down a layer here; only the folders make a cycle.
+    const src = tree("cycle", {
+      "github/inbound/app.ts": 'import "../../queue/job.js";\n',
+      "queue/job.ts": "",
+      "queue/green.ts": 'import "../github/outbound/repo-host.js";\n',
+      "github/outbound/repo-host.ts": "",
+      "lang/types.ts": 'import "./python/runtime.js";\n',
+      "lang/python/runtime.ts": 'import "../types.js";\n',
+    });
+    expect(layersOnly(src).sort()).toEqual(
+      [
+        "github/inbound/app.ts -> ../../queue/job.js: folder-level import cycle between github/, queue/: github/ imports queue/",
+        "queue/green.ts -> ../github/outbound/repo-host.js: folder-level import cycle between github/, queue/: queue/ imports github/",
+        "lang/types.ts -> ./python/runtime.js: folder-level import cycle between lang/python/, lang/types.ts: lang/types.ts imports lang/python/",
+        "lang/python/runtime.ts -> ../types.js: folder-level import cycle between lang/python/, lang/types.ts: lang/python/ imports lang/types.ts",
+      ].sort(),
+    );
+    // The same imports with the cycles cut (inbound/ and outbound/ apart; the port below its languages) pass.
+    const cut = tree("cycle-cut", {
+      "inbound/app.ts": 'import "../queue/job.js";\n',
+      "queue/job.ts": "",
+      "queue/green.ts": 'import "../outbound/repo-host.js";\n',
+      "outbound/repo-host.ts": "",
+      "lang/registry.ts": 'import "./python/runtime.js";\n',
+      "lang/python/runtime.ts": 'import "../types.js";\n',
+      "lang/types.ts": "",
+      // Two modules of one folder that need each other: a module's business, not a layer's.
+      "queue/a.ts": 'import "./b.js";\n',
+      "queue/b.ts": 'import "./a.js";\n',
+    });
+    expect(layersOnly(cut)).toEqual([]);
   });
 
   it("lets a layer import itself and anything below", () => {
