@@ -62,7 +62,7 @@ export async function reproducePhase(
     return {
       end: {
         status: "error",
-        reason: `pytest could not run the suite: ${firstLine(baseline.errors[0]!)}`,
+        reason: `${runtime.language.testRunner} could not run the suite: ${firstLine(baseline.errors[0]!)}`,
         progress: "the test suite could not run",
       },
       partial: {},
@@ -78,7 +78,7 @@ export async function reproducePhase(
       if (run.tests.length === 0) {
         throw new UserError(
           `test not found: ${extra.join(", ")}`,
-          `pytest says: ${firstLine(run.errors[0] ?? "no such test")}`,
+          `${runtime.language.testRunner} says: ${firstLine(run.errors[0] ?? "no such test")}`,
         );
       }
       baseline.tests.push(...run.tests.filter((t) => !known.has(t.id)));
