@@ -3,7 +3,6 @@
  * candidate generator (`Runtime.candidates`), in the one shape the ranking and the loop use.
  */
 import type { SuspiciousLine } from "../localize/sbfl.js";
-import type { Edit } from "../lang/experiment.js";
 import {
   CandidateHelperError,
   type FailureEvidence,
@@ -12,18 +11,11 @@ import {
 } from "../lang/types.js";
 import { unquote } from "./evidence.js";
 
-export interface EngineCandidate {
-  /** The kind of mistake it repairs (one of the language's families). */
-  family: string;
-  file: string;
-  /** The first line it changes. */
-  line: number;
-  /** The suspicious line it was generated for. */
-  suspect: number;
-  /** Edit-and-run edits, each naming its file. */
-  edits: Edit[];
-  /** What it claims is wrong: plain text, code in backticks, no final period. */
-  claim: string;
+/** A generator's candidate as the engine ranks it: its claim without a final period, its prior a likelihood. */
+export interface EngineCandidate extends Pick<
+  RepairCandidate,
+  "family" | "file" | "line" | "suspect" | "edits" | "claim"
+> {
   /** Likelihood, larger is likelier: about 1 for single-token slips, under 0.45 for broad guesses. */
   prior: number;
 }
