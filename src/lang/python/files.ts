@@ -2,6 +2,9 @@ import { parseExperiment, type ExperimentSyntax } from "../experiment.js";
 import type { FileRules } from "../types.js";
 import { isTestFile } from "./test-files.js";
 
+/** Who the Python language is, for the Language and its Runtime alike. */
+export const PYTHON_NAMES = { id: "python", name: "Python", testRunner: "pytest" } as const;
+
 /** Python's packaging and tool files, lowercased: running them is what installs or starts the code. */
 const BUILD_NAMES = new Set([
   "tox.ini",

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { Language } from "../types.js";
 import { parsePytestLog } from "./ci-log.js";
-import { parsePythonExperiment, pythonFiles } from "./files.js";
+import { parsePythonExperiment, PYTHON_NAMES, pythonFiles } from "./files.js";
 import { choosePython, DEPENDENCY_FILE, detectSetup, requiresPython } from "./project.js";
 import { createPythonRuntime } from "./runtime.js";
 import { testSelection } from "./test-command.js";
@@ -56,9 +56,7 @@ const PYTHON_MARKERS =
 
 /** Python and pytest: the default language, and the first behind the port. */
 export const python: Language = {
-  id: "python",
-  name: "Python",
-  testRunner: "pytest",
+  ...PYTHON_NAMES,
   detect: ({ names }) =>
     names.some((n) => PYTHON_MARKERS.test(n)) ? 1 : names.some((n) => n.endsWith(".py")) ? 0.5 : 0,
   environment: {

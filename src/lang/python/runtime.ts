@@ -19,7 +19,7 @@ import type {
   TestRun,
 } from "../types.js";
 import { generateCandidates } from "./candidates.js";
-import { parsePythonExperiment, pythonFiles } from "./files.js";
+import { parsePythonExperiment, PYTHON_NAMES, pythonFiles } from "./files.js";
 import { minimizeFrames } from "../frames.js";
 import {
   HELPER_FILE,
@@ -71,7 +71,7 @@ export function createPythonRuntime(sandbox: Sandbox, options: PythonRuntimeOpti
 }
 
 class SandboxPythonRuntime implements Runtime {
-  readonly language = { id: "python", name: "Python", testRunner: "pytest" };
+  readonly language = PYTHON_NAMES;
   readonly files = pythonFiles;
   private readonly python: string;
   /** Each edited file as last read (checked by hash before use). */
