@@ -17,12 +17,14 @@ import type { Edit, ParsedExperiment } from "./experiment.js";
  * audit, report) depends on these shapes, not on how they are measured.
  */
 
+/** How one test ended: `error` is a failure outside the test's own assertions (setup, collection). */
 export type TestOutcome = "passed" | "failed" | "error" | "skipped";
 
 /** One stack frame of the repository's own code (library frames are dropped). */
 export interface Frame {
   /** Path relative to the repository root. */
   file: string;
+  /** 1-based line of the frame's current statement. */
   line: number;
   /** Function name as the language reports it (Python: `co_name`). */
   function: string;
@@ -33,12 +35,15 @@ export interface Frame {
    * (1 when absent) repeated this many more times (AutoFL's minimisation).
    */
   repeated?: number;
+  /** How many frames the repeated run has (1 when absent). */
   period?: number;
 }
 
+/** How a test failed: the exception, where, and the runner's words. */
 export interface TestFailure {
   /** Exception type, e.g. `AssertionError`, `ZeroDivisionError`. */
   type: string;
+  /** The exception's message, as the language prints it. */
   message: string;
   /** Minimised trace: repository frames only, repeated runs longer than 5 collapsed. */
   frames: Frame[];
@@ -53,7 +58,9 @@ export interface TestFailure {
 
 /** One exception of a failure's chain: where it was raised, up to where it was caught. */
 export interface ExceptionCause {
+  /** Exception type. */
   type: string;
+  /** Its message. */
   message: string;
   /** Repository frames of its traceback, minimised like `TestFailure.frames`. */
   frames: Frame[];
@@ -61,20 +68,26 @@ export interface ExceptionCause {
   explicit: boolean;
 }
 
+/** One test of a run. */
 export interface TestResult {
   /** The language's test id (Python: the pytest node id, e.g. `tests/test_x.py::test_y[1-2]`). */
   id: string;
   outcome: TestOutcome;
+  /** Wall-clock time of the test itself. */
   durationMs: number;
+  /** How it failed, for a failed or errored test. */
   failure?: TestFailure;
 }
 
+/** One run of tests (the suite or some ids). */
 export interface TestRun {
+  /** Every test the runner reported, in the order it ran them. */
   tests: TestResult[];
   /** True when the run was killed at its timeout; the tests not reported are missing from `tests`. */
   timedOut: boolean;
   /** Collection errors, a missing test id, a syntax error: the test runner's own words. */
   errors: string[];
+  /** Wall-clock time of the whole run. */
   durationMs: number;
   /** Files the runner collected tests from: test code even when their names do not say so. */
   testFiles?: string[];
@@ -82,9 +95,11 @@ export interface TestRun {
 
 /** A function or method defined in the repository. */
 export interface FunctionInfo {
+  /** Path relative to the repository root. */
   file: string;
   /** Qualified name within the module: `Class.method`, `outer.<locals>.inner` is `outer.inner`. */
   qualname: string;
+  /** The first and last line of its definition, 1-based. */
   startLine: number;
   endLine: number;
 }
@@ -92,6 +107,7 @@ export interface FunctionInfo {
 /** Lines one test executed, by file (repository-relative path). */
 export type LineCoverage = Record<string, number[]>;
 
+/** Per-test coverage of a run, with the outcomes and the functions to map lines to. */
 export interface CoverageReport {
   /** Per test id: lines it executed in repository (non-test) files. */
   perTest: Record<string, LineCoverage>;
@@ -105,10 +121,13 @@ export interface CoverageReport {
 
 /** LDB's block trace of one test through one function. */
 export interface BlockTrace {
+  /** The traced function's qualified name. */
   function: string;
+  /** Its file, relative to the repository root. */
   file: string;
   /** Total blocks executed; `blocks` keeps the first 5 and last 5 when longer. */
   totalBlocks: number;
+  /** The blocks kept, in execution order. */
   blocks: TraceBlock[];
   /** Text exactly as shown to the model. */
   rendered: string;
@@ -116,8 +135,11 @@ export interface BlockTrace {
   outcome?: TestOutcome;
 }
 
+/** One basic block of a trace. */
 export interface TraceBlock {
+  /** Its position among all the blocks executed (1-based). */
   index: number;
+  /** The lines it spans. */
   startLine: number;
   endLine: number;
   /** Variable values (repr, size-capped) at block entry and exit. */
@@ -138,9 +160,13 @@ export type FailureEvidence = z.infer<typeof evidenceSchema>;
 
 /** An experiment and what running it showed, exactly as the model sees it. */
 export interface Observation {
+  /** Which form of experiment ran; `invalid` when it was malformed and nothing ran. */
   kind: "debugger" | "edit" | "trace" | "invalid";
+  /** The experiment as given. */
   experiment: string;
+  /** What it showed, as text for the model. */
   observation: string;
+  /** Wall-clock time of the experiment. */
   durationMs: number;
   /** Edit-and-run: how the test failed with the edit, when it did (the text above is its first line). */
   failure?: TestFailure;
@@ -232,11 +258,13 @@ export class CandidateHelperError extends Error {
  * The runtime: the language's instruments over one warm sandbox.
  */
 
+/** Options of one run of the instruments. */
 export interface RunOptions {
   /** Limit of this run (the test run itself; the process gets a grace period on top). */
   timeoutMs?: number;
 }
 
+/** Options of one experiment. */
 export interface ObserveOptions extends RunOptions {
   /**
    * The file edits and breakpoints refer to when the experiment names none
@@ -277,8 +305,11 @@ export interface CallRecording {
  * type?, message?, argsAfter?, stdout?}` per call, in record order.
  */
 export interface RecordingRun {
+  /** The run was killed at its time limit; the record holds the tests before that. */
   timedOut: boolean;
+  /** The runner's exit code; null when it was killed. */
   exitCode: number | null;
+  /** Its output, for the audit's message when it did not start. */
   stdout: string;
   stderr: string;
 }
@@ -360,6 +391,7 @@ export interface RuntimeOptions {
    * results stay relative to the root. Default: the root.
    */
   workingDirectory?: string;
+  /** Where the runtime logs its helper calls (debug level). */
   log?: Logger;
 }
 
@@ -410,6 +442,7 @@ export interface SetupPlan {
 
 /** The toolchain version an environment is built on, and why. */
 export interface VersionChoice {
+  /** The chosen version, one of the available ones (or the fallback). */
   version: string;
   /** Why this version, in words for the report (Python: "python_version", "requires-python", "CI log", "default"). */
   reason: string;
