@@ -11,7 +11,7 @@ export interface FileChange {
 }
 
 const HINT =
-  "Hypofix patches only regular .py files under the source paths; the fix is reported, not published";
+  "Hypofix patches only regular source files of the repository's language under the source paths; the fix is reported, not published";
 
 const refuse = (why: string) => new UserError(`refused to publish the patch: ${why}`, HINT);
 
