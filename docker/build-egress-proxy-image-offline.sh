@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds the egress proxy image (Squid from Debian) without a container registry:
-# debootstrap a minimal Debian with squid and ca-certificates, then `docker import`.
+# debootstrap a minimal Debian with squid-openssl and ca-certificates, then `docker import`.
 #
 #   bash docker/build-egress-proxy-image-offline.sh [TAG]   # default hypofix/egress-proxy:1
 #
-# Same contract as docker/egress-proxy.Dockerfile: /usr/sbin/squid, bash, the user `proxy`
-# (Debian's uid 13) to run it as, the system CA list (plus this host's extra CAs from
-# /usr/local/share/ca-certificates, so a company index behind an internal CA verifies),
-# label org.hypofix.egress=squid. Hypofix writes the configuration at run time
-# (src/sandbox/egress.ts); the image holds none.
+# Same contract as docker/egress-proxy.Dockerfile: /usr/sbin/squid built with OpenSSL (Debian's
+# GnuTLS `squid` 5.7 does not check a TLS upstream's certificate, so it would hand a mirror's
+# credentials to anyone on the path), bash, the user `proxy` (Debian's uid 13) to run it as, the
+# system CA list (plus this host's extra CAs from /usr/local/share/ca-certificates, so a company
+# index behind an internal CA verifies), label org.hypofix.egress=squid-openssl. Hypofix writes
+# the configuration at run time (src/sandbox/egress.ts); the image holds none.
 set -euo pipefail
 
 TAG="${1:-hypofix/egress-proxy:1}"
@@ -22,8 +23,8 @@ work="$(mktemp -d /var/tmp/hypofix-egress-rootfs.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 root="$work/rootfs"
 
-echo "hypofix: debootstrap $SUITE with squid for $TAG (a minute or two, once)" >&2
-debootstrap --variant=minbase --include=squid,ca-certificates \
+echo "hypofix: debootstrap $SUITE with squid-openssl for $TAG (a minute or two, once)" >&2
+debootstrap --variant=minbase --include=squid-openssl,ca-certificates \
   "$SUITE" "$root" "$MIRROR" >"$work/debootstrap.log" 2>&1 || {
   tail -n 30 "$work/debootstrap.log" >&2
   echo "hypofix: debootstrap of $SUITE failed (see above)" >&2
@@ -43,11 +44,11 @@ tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8' \
   --change 'USER proxy' \
   --change 'CMD ["squid", "-v"]' \
-  --change 'LABEL org.hypofix.egress=squid' \
+  --change 'LABEL org.hypofix.egress=squid-openssl' \
   - "$TAG" >/dev/null
 
-docker run --rm --network none --read-only "$TAG" sh -c '[ "$(id -un)" = proxy ] && squid -v >/dev/null && bash -c true' || {
-  echo "hypofix: $TAG does not run squid (and bash) as the user proxy" >&2
+docker run --rm --network none --read-only "$TAG" sh -c '[ "$(id -un)" = proxy ] && squid -v | grep -q -- --with-openssl && bash -c true' || {
+  echo "hypofix: $TAG does not run squid built with OpenSSL (and bash) as the user proxy" >&2
   exit 2
 }
 echo "hypofix: built $TAG" >&2
