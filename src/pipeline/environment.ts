@@ -133,7 +133,7 @@ async function dockerEnvironment(
         allowNetwork: input.allowSetupNetwork,
         limits: config.sandbox.limits,
         setupTimeoutMs: config.environment.setupTimeoutMs,
-        pip: config.environment.pip,
+        egress: config.environment.egress,
         cacheBytes: config.environment.cacheBytes,
         ...(input.jobId ? { jobId: input.jobId } : {}),
       },
