@@ -40,39 +40,35 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/hypofix-dockerd.log"; exit 2; }
 fi
 
-# Each missing image: its name, and the build that makes it.
-missing_images=()
-builds=()
+# One build job per missing image.
+jobs=()
 for v in "${PYTHONS[@]}"; do
-  if ! docker image inspect "$IMAGE-py$v" >/dev/null 2>&1; then
-    missing_images+=("$IMAGE-py$v")
-    builds+=("bash docker/build-sandbox-image-offline.sh --python $v $IMAGE-py$v")
-  fi
+  docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || jobs+=("python$v")
 done
-if ! docker image inspect "$EGRESS_IMAGE" >/dev/null 2>&1; then
-  missing_images+=("$EGRESS_IMAGE")
-  builds+=("bash docker/build-egress-proxy-image-offline.sh $EGRESS_IMAGE")
-fi
-if [ ${#missing_images[@]} -gt 0 ]; then
+docker image inspect "$EGRESS_IMAGE" >/dev/null 2>&1 || jobs+=("egress")
+if [ ${#jobs[@]} -gt 0 ]; then
   # The builds wait on the mirror more than on the CPU: in parallel they take about as long as one.
-  log "building ${missing_images[*]} offline, in parallel (minutes, once)"
+  log "building images offline, in parallel (minutes, once): ${jobs[*]}"
   started=$(date +%s)
   logs="$(mktemp -d)"
   pids=()
-  for i in "${!builds[@]}"; do
-    ${builds[$i]} >"$logs/$i.log" 2>&1 &
+  for job in "${jobs[@]}"; do
+    case "$job" in
+      python*) bash docker/build-sandbox-image-offline.sh --python "${job#python}" "$IMAGE-py${job#python}" ;;
+      egress) bash docker/build-egress-proxy-image-offline.sh "$EGRESS_IMAGE" ;;
+    esac >"$logs/$job.log" 2>&1 &
     pids+=($!)
   done
   failed=0
   for i in "${!pids[@]}"; do
     if ! wait "${pids[$i]}"; then
       failed=1
-      cat "$logs/$i.log" >&2
+      cat "$logs/${jobs[$i]}.log" >&2
     fi
   done
   rm -rf "$logs"
   [ $failed = 0 ] || { log "building an image failed (see above)"; exit 2; }
-  log "built ${missing_images[*]} in $(($(date +%s) - started)) s"
+  log "built ${jobs[*]} in $(($(date +%s) - started)) s"
 fi
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   docker tag "$IMAGE-py$DEFAULT_PYTHON" "$IMAGE"
