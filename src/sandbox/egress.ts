@@ -31,7 +31,7 @@ const INHIBIT_IPV4 = "com.docker.network.bridge.inhibit_ipv4";
 const ENABLE_ICC = "com.docker.network.bridge.enable_icc";
 const MIB = 1024 * 1024;
 /** inhibit_ipv4 came with Docker 20.10 (API 1.41); an older engine would leave the host reachable. */
-const MIN_API = [1, 41];
+const MIN_API_MINOR = 41;
 
 export interface Egress {
   /** The build's network: the build container's NetworkMode. */
@@ -61,6 +61,7 @@ export function networkProblems(
 }
 
 const EGRESS_OPTIONS = { [ENABLE_ICC]: "false" };
+const SETUP_OPTIONS = { [INHIBIT_IPV4]: "true" };
 
 /**
  * The shared egress network, created once; an existing one is used only when its options are
@@ -69,7 +70,7 @@ const EGRESS_OPTIONS = { [ENABLE_ICC]: "false" };
 export async function ensureEgressNetwork(
   docker: Docker,
   name = EGRESS_NETWORK,
-): Promise<{ id: string; name: string; gateway?: string }> {
+): Promise<{ id: string; name: string }> {
   const existing = (await docker.listNetworks({ filters: { name: [name] } })).find((n) => n.Name === name);
   if (existing) {
     const info = (await docker.getNetwork(existing.Id).inspect()) as Docker.NetworkInspectInfo;
@@ -80,8 +81,7 @@ export async function ensureEgressNetwork(
         `remove it (docker network rm ${name}); the next environment build creates it as it must be`,
       );
     }
-    const gateway = info.IPAM?.Config?.[0]?.Gateway;
-    return { id: info.Id, name, ...(gateway ? { gateway } : {}) };
+    return { id: info.Id, name };
   }
   try {
     await docker.createNetwork({
@@ -102,7 +102,7 @@ let engineChecked: Promise<void> | undefined;
 function checkEngine(docker: Docker): Promise<void> {
   engineChecked ??= docker.version().then((v) => {
     const [major = 0, minor = 0] = v.ApiVersion.split(".").map(Number);
-    if (major < MIN_API[0]! || (major === MIN_API[0] && minor < MIN_API[1]!)) {
+    if (major < 1 || (major === 1 && minor < MIN_API_MINOR)) {
       throw new UserError(
         `Docker ${v.Version} (API ${v.ApiVersion}) cannot keep the setup off the host: it needs Docker 20.10 or newer`,
         "upgrade the Docker engine",
@@ -155,7 +155,7 @@ export async function openEgress(
     Internal: true,
     CheckDuplicate: true,
     Labels: { ...labels, [LABEL_SANDBOX]: "1", [LABEL_EGRESS]: "setup" },
-    Options: { [INHIBIT_IPV4]: "true" },
+    Options: SETUP_OPTIONS,
   });
   let proxy: Docker.Container | undefined;
   const close = async () => {
@@ -169,6 +169,14 @@ export async function openEgress(
     });
   };
   try {
+    // As asked, or the host would be reachable: an engine may ignore an option it does not know.
+    const problems = networkProblems((await network.inspect()) as Docker.NetworkInspectInfo, {
+      internal: true,
+      label: "setup",
+      options: SETUP_OPTIONS,
+    });
+    if (problems.length > 0)
+      throw new Error(`the setup network ${networkName} came out ${problems.join("; ")}`);
     proxy = await docker.createContainer({
       name: `hypofix-egress-${suffix}`,
       Image: settings.image,
