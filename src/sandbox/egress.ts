@@ -38,8 +38,8 @@ export interface Egress {
   network: string;
   /** The setup's environment: proxy variables and the mirrors' credential-free URLs. */
   env: Record<string, string>;
-  /** What the proxy refused so far ("CONNECT host:443"), for a failed setup's log. */
-  refused(): Promise<string[]>;
+  /** What the proxy refused so far, as a line for a failed setup's log; undefined when nothing. */
+  refused(): Promise<string | undefined>;
   /** Removes the proxy and the build's network; the build container must be gone first. */
   close(): Promise<void>;
 }
@@ -243,7 +243,11 @@ export async function openEgress(
     return {
       network: networkName,
       env: setupProxyEnv(plan),
-      refused: async () => refusedRequests((await run(["cat", ACCESS_LOG])).stdout),
+      refused: async () => {
+        const refused = refusedRequests((await run(["cat", ACCESS_LOG])).stdout);
+        if (refused.length === 0) return undefined;
+        return `the egress proxy refused ${refused.join(", ")} (only the mirrors and HYPOFIX_SETUP_ALLOW_HOSTS, at public addresses, are reachable)`;
+      },
       close,
     };
   } catch (err) {

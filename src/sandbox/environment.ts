@@ -216,9 +216,7 @@ async function buildEnvironment(
         const tail = lastLines(`${res.stdout}\n${res.stderr}`, LOG_TAIL_LINES);
         throw new SetupFailed(
           `setup command \`${commandLine(argv)}\` failed (${why})`,
-          refused.length > 0
-            ? `${tail}\nhypofix: the egress proxy refused ${refused.join(", ")} (not in HYPOFIX_SETUP_ALLOW_HOSTS)`
-            : tail,
+          refused ? `${tail}\nhypofix: ${refused}` : tail,
         );
       }
     }

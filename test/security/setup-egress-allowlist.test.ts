@@ -218,7 +218,7 @@ describe("a setup's network", () => {
     expect(run.code).toBe(2);
     expect(run.result.status).toBe("error");
     expect(run.result.reason).toContain(
-      `the egress proxy refused GET ${index}hypofix-shiny/ (not in HYPOFIX_SETUP_ALLOW_HOSTS)`,
+      `hypofix: the egress proxy refused GET ${index}hypofix-shiny/ (only the mirrors and HYPOFIX_SETUP_ALLOW_HOSTS, at public addresses, are reachable)`,
     );
     expect(hostService.requests).toEqual([]);
   });
