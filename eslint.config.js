@@ -7,6 +7,7 @@ export default tseslint.config(
       "dist/**",
       "node_modules/**",
       "bench/corpus/**",
+      "bench/corpus-js/**",
       "bench/results/**",
       "test/fixtures/**",
       "examples/**",
