@@ -110,6 +110,16 @@ interface JestLikeReport {
   }[];
 }
 
+/** The first two non-empty lines of a runner's message, on one line. */
+function firstLines(message: string): string {
+  return message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(": ");
+}
+
 /** Jest's and Vitest's `--json` report (Vitest writes Jest's shape). */
 function readJestLike(report: JestLikeReport): { raw: RawResult[]; errors: Array<[string, string]> } {
   const raw: RawResult[] = [];
@@ -117,7 +127,7 @@ function readJestLike(report: JestLikeReport): { raw: RawResult[]; errors: Array
   for (const suite of report.testResults ?? []) {
     const assertions = suite.assertionResults ?? [];
     if (suite.status === "failed" && !assertions.some((a) => a.status === "failed"))
-      errors.push([suite.name, (suite.message ?? "").trim().split("\n")[0] ?? ""]);
+      errors.push([suite.name, firstLines(suite.message ?? "")]);
     for (const a of assertions) {
       const message = a.failureMessages?.join("\n");
       raw.push({
@@ -137,11 +147,7 @@ function statusOf(status: string): JsTestStatus {
   return "skipped";
 }
 
-async function readResults(
-  runner: JsRunner,
-  out: string,
-): Promise<{ raw: RawResult[]; errors: Array<[string, string]> }> {
-  const text = await readFile(out, "utf8");
+function readRows(runner: JsRunner, text: string): { raw: RawResult[]; errors: Array<[string, string]> } {
   if (runner === "jest" || runner === "vitest") return readJestLike(JSON.parse(text) as JestLikeReport);
   if (runner === "mocha") {
     const rows = JSON.parse(text) as (RawResult & { kind?: string })[];
@@ -164,6 +170,32 @@ async function readResults(
   };
 }
 
+/** Reads `runner`'s report (the text its reporter wrote) of a run in `root`: every test with its
+ * id relative to `root`, and the files that did not run and hooks that failed. Throws on a
+ * report that is not the runner's JSON. */
+export function parseReport(
+  runner: JsRunner,
+  text: string,
+  root: string,
+): { tests: JsTestResult[]; errors: string[] } {
+  const rel = (file: string) => {
+    const path = file.startsWith("file://") ? fileURLToPath(file) : file;
+    return relative(root, path).split(sep).join("/");
+  };
+  const { raw, errors } = readRows(runner, text);
+  const tests = raw.map((r) => {
+    const file = rel(r.file);
+    return {
+      id: testId(file, r.titlePath),
+      file,
+      titlePath: r.titlePath,
+      status: statusOf(r.status),
+      ...(r.message ? { message: r.message } : {}),
+    };
+  });
+  return { tests, errors: errors.map(([file, message]) => `${rel(file)} did not run: ${message}`) };
+}
+
 /** Runs `npm test` in `dir` (the project's working directory) with `runner`'s structured
  * output and returns every test's result. Never throws for a failing suite; a missing report,
  * a file that did not load, a failed hook or an exit code at odds with the results is an error. */
@@ -184,24 +216,10 @@ export async function runNodeTests(
     });
     const errors: string[] = [];
     let tests: JsTestResult[] = [];
-    const root = await realpath(dir);
-    const rel = (file: string) => {
-      const path = file.startsWith("file://") ? fileURLToPath(file) : file;
-      return relative(root, path).split(sep).join("/");
-    };
     try {
-      const { raw, errors: fileErrors } = await readResults(runner, out);
-      tests = raw.map((r) => {
-        const file = rel(r.file);
-        return {
-          id: testId(file, r.titlePath),
-          file,
-          titlePath: r.titlePath,
-          status: statusOf(r.status),
-          ...(r.message ? { message: r.message } : {}),
-        };
-      });
-      errors.push(...fileErrors.map(([file, message]) => `${rel(file)} did not run: ${message}`));
+      const report = parseReport(runner, await readFile(out, "utf8"), await realpath(dir));
+      tests = report.tests;
+      errors.push(...report.errors);
     } catch (error) {
       if (!run.timedOut) errors.push(`no ${runner} results: ${(error as Error).message}`);
     }
