@@ -33,8 +33,8 @@ import {
   workingDir,
   type LoadedJsBug,
   type LoadedJsProject,
-  type PatchedFile,
 } from "./corpus-js.js";
+import { changedLines, type PatchedFile } from "./corpus-v2.js";
 import { enclosingFunction, functionSpans } from "./js-functions.js";
 
 export interface CheckIssue {
@@ -79,6 +79,8 @@ export interface CheckJsOptions {
   cacheRoot?: string;
   /** The largest share of the bugs one category may hold (a small test corpus needs more). */
   maxCategoryShare?: number;
+  /** Called as each project or bug is done, with its problems. */
+  onChecked?: (subject: string, problems: readonly string[]) => void;
 }
 
 /** Visible suites of this size: big enough to localize with, small enough to run often. */
@@ -229,21 +231,6 @@ async function checkCorrect(
     if (heldoutTests === 0) problems.push(`no held-out test ran from ${heldoutFile}`);
   });
   return { problems, visibleTests, heldoutTests };
-}
-
-/** Lines of the correct file a patch changes: removed lines, and for added lines the line above
- * them (the one below when they come first). */
-function changedLines(file: PatchedFile): number[] {
-  const lines = new Set<number>();
-  for (const hunk of file.patch.hunks) {
-    let old = hunk.oldStart;
-    for (const line of hunk.lines) {
-      if (line.startsWith("-")) lines.add(old++);
-      else if (line.startsWith("+")) lines.add(Math.max(old - 1, hunk.oldStart));
-      else if (line.startsWith(" ")) old++;
-    }
-  }
-  return [...lines].sort((a, b) => a - b);
 }
 
 async function checkPatchShape(bug: LoadedJsBug, files: PatchedFile[]): Promise<string[]> {
@@ -440,7 +427,7 @@ export async function checkCorpusJs(options: CheckJsOptions = {}): Promise<Check
   }
   const found = await mapLimit(jobs, options.concurrency ?? 2, async (job) => {
     const problems = await job.check();
-    process.stderr.write(`${problems.length === 0 ? "ok  " : "FAIL"} ${job.subject}\n`);
+    options.onChecked?.(job.subject, problems);
     return problems.map((problem) => ({ subject: job.subject, problem }));
   });
   issues.push(...found.flat());
@@ -463,10 +450,18 @@ async function main(): Promise<void> {
       jobs: { type: "string" },
     },
   });
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
+    console.error(`--jobs wants a whole number of at least 1, got ${values.jobs}`);
+    process.exitCode = 2;
+    return;
+  }
   const report = await checkCorpusJs({
     ...(values.project ? { projects: values.project } : {}),
     ...(values.bug ? { bugs: values.bug } : {}),
-    ...(values.jobs ? { concurrency: Number(values.jobs) } : {}),
+    ...(jobs ? { concurrency: jobs } : {}),
+    onChecked: (subject, problems) =>
+      process.stderr.write(`${problems.length === 0 ? "ok  " : "FAIL"} ${subject}\n`),
   });
   for (const issue of report.issues) console.log(`FAIL ${issue.subject}: ${issue.problem}`);
   console.log("project | layout | runner | source lines | visible tests | held-out tests | bugs dev/test");
