@@ -18,11 +18,12 @@ export default async function* titlePathReporter(source) {
     if (data.details?.type === "suite") continue;
     const stack = stacks.get(file) ?? [];
     const titlePath = [...stack.slice(0, data.nesting), data.name];
-    const status = data.skip !== undefined || data.todo !== undefined
-      ? "skipped"
-      : event.type === "test:pass"
-        ? "passed"
-        : "failed";
+    const status =
+      data.skip !== undefined || data.todo !== undefined
+        ? "skipped"
+        : event.type === "test:pass"
+          ? "passed"
+          : "failed";
     const error = data.details?.error;
     const message = error ? String(error.cause?.message ?? error.message ?? error).slice(0, 2000) : undefined;
     yield `${JSON.stringify({ file, titlePath, status, ...(message ? { message } : {}) })}\n`;
