@@ -6,10 +6,10 @@
  * tests (`addHeldoutJs`). The format is described in bench/corpus-js/README.md. */
 import { cp, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, posix } from "node:path";
-import { applyPatch, parsePatch, reversePatch, type StructuredPatch } from "diff";
+import { applyPatch, reversePatch } from "diff";
 import { z } from "zod";
 import { FILE_SEPARATOR, JS_RUNNERS } from "../lib/node-tests.js";
-import { patchFilePath, REPO_ROOT, SplitSchema, type Split } from "./corpus-v2.js";
+import { readPatchFile, REPO_ROOT, SplitSchema, type PatchedFile, type Split } from "./corpus-v2.js";
 
 export const CORPUS_JS_DIR = join(REPO_ROOT, "bench/corpus-js");
 export const MANIFEST_FILE = "manifest.json";
@@ -278,24 +278,9 @@ export async function loadCorpusJs(filter: CorpusJsFilter = {}): Promise<LoadedJ
   );
 }
 
-export interface PatchedFile {
-  /** Relative to project/. */
-  path: string;
-  patch: StructuredPatch;
-}
-
-/** The files a bug's patch changes. A patch that creates, deletes or renames a file is refused. */
-export async function readJsBugPatch(bug: LoadedJsBug): Promise<PatchedFile[]> {
-  const patches = parsePatch(await readFile(bug.patchPath, "utf8")).filter((p) => p.hunks.length > 0);
-  if (patches.length === 0) throw new Error(`${bug.id}: the patch changes nothing`);
-  return patches.map((patch) => {
-    if (patch.oldFileName === "/dev/null" || patch.newFileName === "/dev/null")
-      throw new Error(`${bug.id}: the patch creates or deletes ${patch.newFileName}`);
-    const path = patchFilePath(patch.oldFileName ?? "");
-    if (patchFilePath(patch.newFileName ?? "") !== path)
-      throw new Error(`${bug.id}: the patch renames ${patch.oldFileName} to ${patch.newFileName}`);
-    return { path, patch };
-  });
+/** The files a bug's patch changes (relative to project/). */
+export function readJsBugPatch(bug: LoadedJsBug): Promise<PatchedFile[]> {
+  return readPatchFile(bug.patchPath, bug.id);
 }
 
 /** Folders that installs and runs create and a copy of the project never takes along. */
