@@ -34,7 +34,7 @@ export function candidatesFor(request: JsCandidateRequest): JsCandidateResult {
     const doneNodes = new Set<ts.Node>();
     const doneUnits = new Set<ts.Node>();
     const doneFunctions = new Set<ts.Node>();
-    for (const { line, unit, nodes } of suspectUnits(src, request.lines ?? [], request.span)) {
+    for (const { line, unit, units, nodes } of suspectUnits(src, request.lines ?? [], request.span)) {
       ctx.suspect = line;
       ctx.found = [];
       for (const node of nodes) {
@@ -42,9 +42,10 @@ export function candidatesFor(request: JsCandidateRequest): JsCandidateResult {
         doneNodes.add(node);
         for (const m of FAMILY_MODULES) m.node?.(node, ctx);
       }
-      if (!doneUnits.has(unit)) {
-        doneUnits.add(unit);
-        for (const m of FAMILY_MODULES) m.statement?.(unit, ctx);
+      for (const u of units) {
+        if (doneUnits.has(u)) continue;
+        doneUnits.add(u);
+        for (const m of FAMILY_MODULES) m.statement?.(u, ctx);
       }
       const chain = enclosingFunctions(unit);
       if (chain[0] && !doneFunctions.has(chain[0])) {
@@ -109,7 +110,9 @@ function anchorOf(n: ts.Node, file: ts.SourceFile): number {
 
 interface SuspectUnit {
   line: number;
+  /** The innermost unit holding the line, and every unit holding it (outermost first). */
   unit: ts.Node;
+  units: ts.Node[];
   nodes: ts.Node[];
 }
 
@@ -131,7 +134,7 @@ function suspectUnits(
   if (span) {
     return units
       .filter((u) => u.first >= span.start && u.first <= span.end)
-      .map((u) => ({ line: u.first, unit: u.unit, nodes: ownNodes(u.unit) }));
+      .map((u) => ({ line: u.first, unit: u.unit, units: [u.unit], nodes: ownNodes(u.unit) }));
   }
   const out: SuspectUnit[] = [];
   for (const line of lines) {
@@ -143,7 +146,7 @@ function suspectUnits(
     const nodes = holding.flatMap((u) =>
       ownNodes(u.unit).filter((n) => src.lines.lineOf(anchorOf(n, file)) === line),
     );
-    out.push({ line, unit: inner.unit, nodes });
+    out.push({ line, unit: inner.unit, units: holding.map((u) => u.unit), nodes });
   }
   return out;
 }
