@@ -29,7 +29,8 @@ export const lineOf = (source: string, text: string): number => {
 
 function transpile(path: string, source: string): string {
   return ts.transpileModule(source, {
-    fileName: path,
+    // `.mjs`/`.cjs` would keep their own module format; the vm runs CommonJS.
+    fileName: path.replace(/\.[mc]([jt]s)$/, ".$1"),
     compilerOptions: {
       module: ts.ModuleKind.CommonJS,
       target: ts.ScriptTarget.ES2022,
