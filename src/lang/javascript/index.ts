@@ -26,3 +26,5 @@ export { functionsOf, moduleConstantsOf, outline } from "./outline.js";
 export type { Outline } from "./outline.js";
 export { isJavaScriptSource, parseSource, scriptKindOf, syntaxErrors, MAX_SOURCE_CHARS } from "./parse.js";
 export type { ParsedSource, ParseResult, SyntaxProblem } from "./parse.js";
+export { parseJsExperiment } from "./experiment.js";
+export { commentsOf, cutTestSnippet, ERROR_MARK } from "./source-text.js";
