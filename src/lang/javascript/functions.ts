@@ -1,6 +1,6 @@
 /**
- * The functions and module-level names of one JavaScript/TypeScript file, from its syntax tree:
- * what coverage lines map to, what AutoFL's tools list and show. Pure.
+ * The functions of one JavaScript/TypeScript file, from its syntax tree: what coverage lines map
+ * to, what AutoFL's tools list and show (module-level constants: constants.ts). Pure.
  *
  * Qualified names follow the Python side's (`Class.method`, `outer.inner`): declarations,
  * class and object-literal methods, accessors and constructors, arrow and function expressions

@@ -188,6 +188,25 @@ export function syntaxErrors(source: ParsedSource): SyntaxProblem[] {
 }
 
 /**
+ * The parser's own errors for a text, without building a program: the fast check for many
+ * edited copies of one region. `parseDiagnostics` is internal to the API's types (typescript-estree
+ * reads it the same way); where it is missing, the program's syntactic diagnostics answer.
+ */
+export function parseErrors(path: string, text: string, module: boolean): SyntaxProblem[] {
+  const kind = scriptKindOf(path) ?? ts.ScriptKind.JS;
+  let file: ts.SourceFile;
+  try {
+    file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+  } catch (err) {
+    return [{ line: 1, message: tooDeep(err), code: 0 }];
+  }
+  const own = (file as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics;
+  const lines = new LineIndex(text);
+  if (Array.isArray(own)) return own.map((d) => describe(d, lines));
+  return syntaxErrors({ path, text, file, kind, module, lines });
+}
+
+/**
  * The parser's errors and the checker's early errors (EARLY) together. Slower than syntaxErrors
  * (the checker runs over the file), so callers check small regions.
  */

@@ -7,12 +7,23 @@ import ts from "typescript";
 import { applyChanges, editsFor, type TextChange } from "../edits.js";
 import { functionsIn, type JsFunctionInfo } from "../functions.js";
 import { lineToFunction, type FunctionLookup } from "../locate.js";
-import { earlyErrors, parseSource, type ParsedSource } from "../parse.js";
+import { earlyErrors, parseErrors, parseSource, type ParsedSource } from "../parse.js";
 import { namesIn, type Context, type Proposal } from "./context.js";
-import type { JsRepairCandidate } from "./types.js";
+import type { JsCandidateFamily, JsRepairCandidate } from "./types.js";
 
-/** A region longer than this is narrowed to the function around the change. */
-const REGION_LINES = 200;
+/**
+ * Families whose edits may add an early error (`await` outside an async function, `??` beside
+ * `||`, a name declared twice, duplicate arrow parameters): their candidates are also checked by
+ * the checker. The others can only break syntax (optional chaining is never added where it
+ * would be an early error: an assignment target, `new`'s callee, a tag, `++`'s operand).
+ */
+const EARLY_FAMILIES: ReadonlySet<JsCandidateFamily> = new Set<JsCandidateFamily>([
+  "nullish-coalescing",
+  "missing-await",
+  "async-foreach",
+  "block-scope",
+  "callback-this",
+]);
 
 interface Region {
   start: number;
@@ -31,61 +42,86 @@ export class SyntaxCheck {
     this.ext = /\.[a-z]+$/i.exec(src.path)?.[0] ?? ".js";
   }
 
-  accepts(changes: readonly TextChange[]): boolean {
+  /**
+   * Whether the changes add no syntax error; with `early`, no early error either (the checker's,
+   * slower: it runs on the innermost function around the change, whose context decides them).
+   */
+  accepts(changes: readonly TextChange[], early: boolean): boolean {
     const first = Math.min(...changes.map((c) => c.start));
     const last = Math.max(...changes.map((c) => c.end));
-    const region = this.region(first, last);
+    const region = this.region(first, last, early);
     const shifted = changes.map((c) => ({ ...c, start: c.start - region.start, end: c.end - region.start }));
     const body = applyChanges(this.src.text.slice(region.start, region.end), shifted);
     if (body === undefined) return false;
-    const key = `${region.start}:${region.end}:${region.prefix}`;
+    const key = `${early}:${region.start}:${region.end}:${region.prefix}`;
     let baseline = this.baselines.get(key);
     if (!baseline) {
-      baseline = this.errors(region.prefix + this.src.text.slice(region.start, region.end) + region.suffix);
+      baseline = this.errors(
+        region.prefix + this.src.text.slice(region.start, region.end) + region.suffix,
+        early,
+      );
       this.baselines.set(key, baseline);
     }
-    const now = this.errors(region.prefix + body + region.suffix);
+    const now = this.errors(region.prefix + body + region.suffix, early);
     for (const [error, count] of now) if (count > (baseline.get(error) ?? 0)) return false;
     return true;
   }
 
-  private errors(text: string): Map<string, number> {
+  private errors(text: string, early: boolean): Map<string, number> {
     this.parses++;
-    const parsed = parseSource(`hypofix-region${this.ext}`, text);
+    const path = `hypofix-region${this.ext}`;
     const out = new Map<string, number>();
-    if (!parsed.ok) return new Map([["unreadable", 1]]);
-    for (const e of earlyErrors({ ...parsed.source, module: this.src.module })) {
+    let found;
+    if (early) {
+      const parsed = parseSource(path, text);
+      if (!parsed.ok) return new Map([["unreadable", 1]]);
+      found = earlyErrors({ ...parsed.source, module: this.src.module });
+    } else found = parseErrors(path, text, this.src.module);
+    for (const e of found) {
       const key = `${e.code}:${e.message}`;
       out.set(key, (out.get(key) ?? 0) + 1);
     }
     return out;
   }
 
-  /** The top-level statements holding [first, last); when long, the innermost function around it instead. */
-  private region(first: number, last: number): Region {
-    const { file, lines } = this.src;
+  /**
+   * Where to check [first, last): for syntax, the innermost statement (or class member) holding it,
+   * parsed alone (a syntax error is local; what the statement's context would add, the original
+   * has too and the comparison ignores); for early errors, the innermost function holding it,
+   * whose context (async, a generator, its scope) decides them. The top-level statements otherwise.
+   */
+  private region(first: number, last: number, early: boolean): Region {
+    const { file } = this.src;
+    let statement: ts.Node | undefined;
+    let fn: ts.Node | undefined;
+    const visit = (n: ts.Node): void => {
+      if (n.getStart(file) > first || n.getEnd() < last) return;
+      if (ts.isStatement(n) || ts.isClassElement(n)) statement = n;
+      if (ts.isFunctionLike(n) && "body" in n && n.body) fn = n;
+      ts.forEachChild(n, visit);
+    };
+    file.statements.forEach(visit);
+    const inner = early ? fn : statement;
+    if (inner) return wrapped(inner, file);
     const touched = file.statements.filter(
       (s) => s.getStart(file) < Math.max(last, first + 1) && s.getEnd() > first,
     );
     if (touched.length === 0) return { start: 0, end: this.src.text.length, prefix: "", suffix: "" };
-    const start = Math.min(first, touched[0]!.getStart(file));
-    const end = Math.max(last, touched.at(-1)!.getEnd());
-    if (lines.lineOf(end) - lines.lineOf(start) <= REGION_LINES)
-      return { start, end, prefix: "", suffix: "" };
-    let inner: ts.Node | undefined;
-    const visit = (n: ts.Node): void => {
-      if (n.getStart(file) > first || n.getEnd() < last) return;
-      if (ts.isFunctionLike(n) && "body" in n && n.body) inner = n;
-      ts.forEachChild(n, visit);
+    return {
+      start: Math.min(first, touched[0]!.getStart(file)),
+      end: Math.max(last, touched.at(-1)!.getEnd()),
+      prefix: "",
+      suffix: "",
     };
-    touched.forEach(visit);
-    if (!inner) return { start, end, prefix: "", suffix: "" };
-    const at = { start: inner.getStart(file), end: inner.getEnd() };
-    if (ts.isFunctionDeclaration(inner)) return { ...at, prefix: "", suffix: "" };
-    if (ts.isArrowFunction(inner) || ts.isFunctionExpression(inner))
-      return { ...at, prefix: "(", suffix: ");" };
-    return { ...at, prefix: "class HypofixRegion {\n", suffix: "\n}" };
   }
+}
+
+/** A node as a text that parses alone: a statement as it is, an expression in parentheses, a member in a class. */
+function wrapped(node: ts.Node, file: ts.SourceFile): Region {
+  const at = { start: node.getStart(file), end: node.getEnd() };
+  if (ts.isStatement(node) && !ts.isClassElement(node)) return { ...at, prefix: "", suffix: "" };
+  if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return { ...at, prefix: "(", suffix: ");" };
+  return { ...at, prefix: "class HypofixRegion {\n", suffix: "\n}" };
 }
 
 const kindNames = new Map<number, string>();
@@ -121,7 +157,7 @@ export class Builder {
       const edited = applyChanges(ctx.text, p.changes);
       if (edited === undefined || edited === ctx.text || this.seen.has(edited)) continue;
       this.seen.add(edited);
-      if (!this.check.accepts(p.changes)) continue;
+      if (!this.check.accepts(p.changes, EARLY_FAMILIES.has(p.family))) continue;
       const made = editsFor(ctx.text, p.changes);
       if (!made) continue;
       out.push(this.record(p, unit, made.edits));

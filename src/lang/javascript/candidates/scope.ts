@@ -114,7 +114,11 @@ export class Scopes {
         const flags = n.parent.flags;
         const role: Role = flags & ts.NodeFlags.Const ? "const" : flags & ts.NodeFlags.Let ? "let" : "var";
         const scope = role === "var" ? functionScopeOf(n) : blockScopeOf(n.parent);
-        const from = role === "var" ? scope.pos : n.getEnd();
+        // `for (const x of xs)`: `x` is uninitialised while `xs` is read.
+        const loop = n.parent.parent;
+        const header =
+          ts.isForOfStatement(loop) || ts.isForInStatement(loop) ? loop.expression.getEnd() : n.getEnd();
+        const from = role === "var" ? scope.pos : header;
         for (const id of boundIdentifiers(n.name)) this.bind(id, role, n, scope, from);
       } else if (ts.isParameter(n)) {
         for (const id of boundIdentifiers(n.name)) this.bind(id, "param", n, n.parent, n.parent.pos);
