@@ -16,6 +16,41 @@ interface LeaveAlone {
 
 const CASES: LeaveAlone[] = [
   {
+    name: "a variable declared inside the loop is not accumulated",
+    family: "changed-operator",
+    source: `
+      export function lastDoubled(xs: number[]): number {
+        let out = 0;
+        for (const x of xs) {
+          let t = 0;
+          t = x * 2;
+          out = t;
+        }
+        return out;
+      }
+    `,
+    at: "t = x * 2",
+    forbidden: (c) => c.features.after === "+=",
+  },
+  {
+    name: "commutative operands are not swapped",
+    family: "swapped-operands",
+    source: "export const f = (a: number, b: number) => a + b * a;\n",
+    at: "a + b",
+  },
+  {
+    name: "no ?? without || or ||=",
+    family: "nullish-coalescing",
+    source: "export const both = (a, b) => a && b;\n",
+    at: "a && b",
+  },
+  {
+    name: "a slice without bounds has none to move",
+    family: "slice-bounds",
+    source: "export const copy = (xs: number[]) => xs.slice();\n",
+    at: "xs.slice",
+  },
+  {
     name: "strict equality with null is the nullish family's",
     family: "strict-equality",
     source: "export const missing = (x) => x === null;\n",

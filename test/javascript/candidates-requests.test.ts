@@ -173,6 +173,13 @@ describe("module systems and dialects", () => {
     expect(candidatesFor(cjs).candidates.some((c) => c.family === "missing-await")).toBe(false);
   });
 
+  it("puts ?? in parentheses beside || and &&, which it may not be mixed with", () => {
+    const r = request("src/o.js", "export const pick = (a, b, c) => a && b || c;\n", "a && b");
+    const c = candidatesFor(r).candidates.find((x) => x.family === "nullish-coalescing")!;
+    expect(edited(r.source, c)).toContain("(a && b) ?? c");
+    expectSound(r, [c]);
+  });
+
   it("makes the function async when it adds an await inside a plain function", () => {
     const r = request(
       "src/s.js",

@@ -154,8 +154,9 @@ function oneFileProgram(file: ts.SourceFile, module: boolean): ts.Program {
   const options: ts.CompilerOptions = {
     noLib: true,
     noResolve: true,
+    // checkJs left unset: a plain JavaScript file then gets the checker's grammar and binder errors
+    // (redeclarations, `await` outside async) but no type errors; `checkJs: false` would drop both.
     allowJs: true,
-    checkJs: false,
     noEmit: true,
     types: [],
     target: ts.ScriptTarget.ESNext,
