@@ -4,6 +4,7 @@
  * edit DSL (edits.ts), and must differ from every candidate made before.
  */
 import ts from "typescript";
+import { clip } from "../../../text.js";
 import { applyChanges, editsFor, type TextChange } from "../edits.js";
 import { functionsIn, type JsFunctionInfo } from "../functions.js";
 import { lineToFunction, type FunctionLookup } from "../locate.js";
@@ -182,8 +183,8 @@ export class Builder {
         function: fn?.qualname ?? "",
         names: [...new Set(p.names ?? namesIn(p.node))].filter(Boolean).sort(),
         literals: p.literals ?? [],
-        before: oneLine(p.before ?? "", 200),
-        after: oneLine(p.after ?? "", 200),
+        before: clip(p.before ?? "", 200),
+        after: clip(p.after ?? "", 200),
         inLoop: ctx.inLoop(p.node),
         edits: edits.length,
       },
@@ -191,9 +192,4 @@ export class Builder {
       ...(p.because ? { because: p.because } : {}),
     };
   }
-}
-
-function oneLine(text: string, limit: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= limit ? line : `${line.slice(0, limit - 3)}...`;
 }

@@ -4,7 +4,7 @@
  * source (checked, turned into DSL edits and ranked later, in build.ts).
  */
 import ts from "typescript";
-import { codeSpan } from "../../../text.js";
+import { clip, codeSpan } from "../../../text.js";
 import type { TextChange } from "../edits.js";
 import type { JsFailureEvidence } from "../evidence/types.js";
 import type { ParsedSource } from "../parse.js";
@@ -55,11 +55,8 @@ export interface Proposal {
   because?: string;
 }
 
-/** A code span of one line of code, shortened (as the Python helper's `short`). */
-export function code(text: string, limit = 80): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return codeSpan(line.length <= limit ? line : `${line.slice(0, limit - 3)}...`);
-}
+/** A code span of one line of code, shortened. */
+export const code = (text: string, limit = 80): string => codeSpan(clip(text, limit));
 
 export class Context {
   readonly file: ts.SourceFile;
