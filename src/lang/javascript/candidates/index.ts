@@ -30,7 +30,9 @@ export function candidatesFor(request: JsCandidateRequest): JsCandidateResult {
     if (problem) return { candidates: [], problem, stats: stats(1) };
     const ctx = new Context(src, request.evidence);
     builder = new Builder(ctx);
-    const budget = Math.max(1, request.budget ?? DEFAULT_BUDGET);
+    const budget = Number.isFinite(request.budget)
+      ? Math.max(1, Math.floor(request.budget!))
+      : DEFAULT_BUDGET;
     const doneNodes = new Set<ts.Node>();
     const doneUnits = new Set<ts.Node>();
     const doneFunctions = new Set<ts.Node>();
