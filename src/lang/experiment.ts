@@ -17,12 +17,17 @@ export type Experiment =
 
 export type ParsedExperiment = { ok: true; experiment: Experiment } | { ok: false; error: string };
 
-/** What the experiment language needs to know of a programming language: its files' extension and a statement. */
+/** What the experiment language needs to know of a programming language: its files' extensions and a statement. */
 export interface ExperimentSyntax {
-  /** The source files' extension without the dot (Python: `py`): a file in an experiment ends with it. */
-  extension: string;
+  /**
+   * The source files' extensions without the dot, the one examples use first (Python: `py`;
+   * JavaScript: `ts`, `js`, ...): a file in an experiment ends with one of them.
+   */
+  extensions: readonly string[];
   /** A statement that prints `x`, for the help text (Python: `print(x)`). */
   printStatement: string;
+  /** What a qualified function name may hold after `trace file:` (default: Python's `[A-Za-z_][\w.]*`). */
+  qualname?: RegExp;
 }
 
 /** The help texts and file patterns of one syntax. */
@@ -38,20 +43,21 @@ interface Forms {
 }
 
 function formsOf(syntax: ExperimentSyntax): Forms {
-  const ext = syntax.extension;
+  const ext = syntax.extensions[0] ?? "";
   const edit =
     `Edit experiments look like REPLACE(4, "old", "new") AND ADD(7, ${JSON.stringify(syntax.printStatement)}) AND DEL(9, "old") AND RUN; ` +
     "line numbers are those of the original file (optionally file:line); strings are in double or single quotes, " +
     'with \\" for a quote inside.';
   const debug = `Debugger experiments look like b path/to/file.${ext}:12 ;; c ;; p expression (one breakpoint, one or more p).`;
-  const escaped = ext.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = `(?:${syntax.extensions.map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`;
+  const qualname = syntax.qualname?.source ?? "[A-Za-z_][\\w.]*";
   return {
     edit,
     debug,
     forms: `${debug} ${edit} A trace looks like trace path/to/file.${ext}:Class.method.`,
     ext,
     fileAt: new RegExp(`^(?:([^\\s,():"']+\\.${escaped}):)?(\\d+)`),
-    traceAt: new RegExp(`^(\\S+\\.${escaped}):([A-Za-z_][\\w.]*)$`),
+    traceAt: new RegExp(`^(\\S+\\.${escaped}):(${qualname})$`),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyChanges, editsFor, lineEdits, narrow } from "../../src/lang/javascript/edits.js";
-import { applyEdits, formatEditExperiment } from "../../src/lang/python/experiment.js";
+import { applyEdits, formatEditExperiment } from "../../src/lang/experiment.js";
 
 describe("narrow", () => {
   it("takes the smallest whole-word fragment that occurs once on the line", () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { candidatesFor } from "../../src/lang/javascript/candidates/index.js";
 import { parseJsExperiment } from "../../src/lang/javascript/experiment.js";
-import { formatEditExperiment, parseExperiment } from "../../src/lang/python/experiment.js";
+import { formatEditExperiment, parseExperiment } from "../../src/lang/experiment.js";
+import { PYTHON_SYNTAX } from "../../src/lang/python/files.js";
 
 describe("parseJsExperiment", () => {
   it("reads edits and breakpoints naming TS/JS files, which the Python parser refuses", () => {
     const text = 'REPLACE(src/cart.ts:14, "<", "<=") AND ADD(lib/a.mjs:3, "await x;") AND RUN';
-    expect(parseExperiment(text).ok).toBe(false);
+    expect(parseExperiment(text, PYTHON_SYNTAX).ok).toBe(false);
     expect(parseJsExperiment(text)).toEqual({
       ok: true,
       experiment: {

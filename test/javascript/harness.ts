@@ -6,7 +6,7 @@
 import vm from "node:vm";
 import ts from "typescript";
 import { expect } from "vitest";
-import { applyEdits } from "../../src/lang/python/experiment.js";
+import { applyEdits } from "../../src/lang/experiment.js";
 import { candidatesFor } from "../../src/lang/javascript/candidates/index.js";
 import type {
   JsCandidateFamily,

@@ -7,7 +7,8 @@
  * the line it goes above, so an insertion that must be indented otherwise is written indented.
  */
 import { diffArrays } from "diff";
-import { applyEdits, formatEditExperiment, parseExperiment, type Edit } from "../python/experiment.js";
+import { applyEdits, formatEditExperiment, type Edit } from "../experiment.js";
+import { parseJsExperiment } from "./experiment.js";
 
 /** Replace text[start, end) with `text`. */
 export interface TextChange {
@@ -186,7 +187,7 @@ function countNewlines(text: string, from: number, to: number): number {
 
 /** Whether the edits, written as an experiment and parsed back, are the same edits (quoting survives). */
 function roundTrips(edits: Edit[]): boolean {
-  const parsed = parseExperiment(formatEditExperiment(edits));
+  const parsed = parseJsExperiment(formatEditExperiment(edits));
   if (!parsed.ok || parsed.experiment.kind !== "edit") return false;
   const back = parsed.experiment.edits;
   return back.length === edits.length && back.every((e, k) => JSON.stringify(e) === JSON.stringify(edits[k]));

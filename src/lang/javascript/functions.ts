@@ -11,7 +11,7 @@
  * inside a listed function its lines belong to that function.
  */
 import ts from "typescript";
-import type { FunctionInfo } from "../python/types.js";
+import type { FunctionInfo } from "../types.js";
 import { hasModifier, type ParsedSource } from "./parse.js";
 
 export type FunctionKind =

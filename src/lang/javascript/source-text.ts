@@ -4,7 +4,7 @@
  * failing test's snippet cut at the failing statement, that line marked, earlier assertions removed.
  */
 import ts from "typescript";
-import type { FunctionInfo } from "../python/types.js";
+import type { FunctionInfo } from "../types.js";
 import { parseSource, tooDeep } from "./parse.js";
 
 export const ERROR_MARK = "// error occurred here";

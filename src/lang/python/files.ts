@@ -40,7 +40,7 @@ export const pythonFiles: FileRules = {
 };
 
 /** The experiment language over Python files. */
-export const PYTHON_SYNTAX: ExperimentSyntax = { extension: "py", printStatement: "print(x)" };
+export const PYTHON_SYNTAX: ExperimentSyntax = { extensions: ["py"], printStatement: "print(x)" };
 
 /** Parses one AutoSD experiment about Python files. */
 export const parsePythonExperiment = (text: string) => parseExperiment(text, PYTHON_SYNTAX);

@@ -1,8 +1,8 @@
 /**
  * The shapes of JavaScript/TypeScript repair candidates: the Python side's RepairCandidate
- * (src/lang/python/candidates.ts), with the families JavaScript code gets wrong added.
+ * (src/lang/types.ts), with the families JavaScript code gets wrong added.
  */
-import type { RepairCandidate } from "../../python/candidates.js";
+import type { RepairCandidate } from "../../types.js";
 import type { JsFailureEvidence } from "../evidence/types.js";
 
 /** The kinds of mistake a candidate repairs: those of any language, then JavaScript's own. */

@@ -3,7 +3,7 @@
  * the structured fields, when the reporter gives them) that the runtime hands over. Values are
  * read back as data (values.ts), never evaluated.
  */
-import type { FailureEvidence } from "../../python/types.js";
+import type { FailureEvidence } from "../../types.js";
 import { comparedValues } from "./assertions.js";
 import { namedByError, withExpression } from "./exceptions.js";
 import type { JsFailureEvidence } from "./types.js";
