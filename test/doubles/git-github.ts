@@ -182,6 +182,13 @@ export class GitBackedGitHub {
       if (body.state === "closed" || body.state === "open") pr.state = body.state;
       return { status: 200, body: this.pullJson(pr) };
     }
+    if (method === "GET" && (m = /^\/commits\/([0-9a-f]{40})\/pulls$/.exec(path))) {
+      const sha = m[1]!;
+      return {
+        status: 200,
+        body: this.pulls.filter((p) => this.head(p.head) === sha).map((p) => this.pullJson(p)),
+      };
+    }
     if (method === "GET" && (m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
       const issue = Number(m[1]);
       const list = this.comments.filter((c) => c.issue === issue);
@@ -288,7 +295,11 @@ export class GitBackedGitHub {
       state: p.state,
       title: p.title,
       body: p.body,
-      head: { ref: p.head, repo: { full_name: `${this.repo.owner}/${this.repo.name}` } },
+      head: {
+        ref: p.head,
+        sha: this.head(p.head) ?? null,
+        repo: { full_name: `${this.repo.owner}/${this.repo.name}` },
+      },
       base: { ref: p.base },
     };
   }

@@ -80,7 +80,12 @@ const oneLine = (title: string) => title.replace(/\s+/g, " ").trim();
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
-async function branchHead(octokit: GitHubClient, repo: RepoRef, branch: string): Promise<string | undefined> {
+/** The commit a branch points at, or undefined when there is no such branch. */
+export async function branchHead(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  branch: string,
+): Promise<string | undefined> {
   try {
     const { data } = await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` });
     // getRef answers a prefix with a list of refs; only an exact match is the branch.

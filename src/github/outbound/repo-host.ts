@@ -11,6 +11,7 @@ import {
 } from "./check-run.js";
 import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
 import { readRepoConfig, type ConfigLookup } from "./config.js";
+import { headOwner, type HeadOwner } from "./head-owner.js";
 import { permissionOf } from "./permission.js";
 import {
   closeFixPullRequest,
@@ -37,6 +38,8 @@ export interface PullRequestInfo {
   /** The head branch, when it lives in this repository (not a fork). */
   sameRepoHeadRef?: string;
   baseRef: string;
+  /** Open (not closed or merged): only an open pull request's head proves a commit is this repository's. */
+  open: boolean;
 }
 
 /**
@@ -48,6 +51,8 @@ export interface RepoHost {
   readonly repo: RepoRef;
   repository(): Promise<{ cloneUrl: string; defaultBranch: string }>;
   pullRequest(number: number): Promise<PullRequestInfo>;
+  /** Whether GitHub shows the commit as this repository's own (a branch's tip, an open same-repository PR's head). */
+  headOwner(sha: string, branch?: string): Promise<HeadOwner>;
   /** Failing test ids and the failure excerpt from the failed Actions jobs of a run. */
   ciFailure(ids: { checkRunId?: number; workflowRunId?: number }): Promise<CiLogFacts>;
   checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
@@ -107,9 +112,11 @@ export function createRepoHost(
         headSha: pr.head.sha,
         baseSha: pr.base.sha,
         baseRef: pr.base.ref,
+        open: pr.state === "open",
         ...(sameRepo ? { sameRepoHeadRef: pr.head.ref } : {}),
       };
     },
+    headOwner: (sha, branch) => headOwner(octokit, repo, sha, branch),
     async ciFailure(ids) {
       return parsePytestLog(await fetchFailedJobLogs(octokit, repo, ids));
     },
