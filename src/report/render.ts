@@ -501,7 +501,9 @@ function footer(result: Result, meta: ReportMeta): string {
 function environmentLine(env: Result["environment"]): string[] {
   if (!env) return [];
   const parts = [
-    env.python ? `Python ${env.python}` : undefined,
+    env.python
+      ? `Python ${/^[0-9.]+$/.test(env.python) ? env.python : text(env.python, { max: 40 })}`
+      : undefined,
     env.image === "local"
       ? undefined
       : env.cached
@@ -510,9 +512,9 @@ function environmentLine(env: Result["environment"]): string[] {
           ? "built for this job"
           : "base image",
     env.setup.length > 0
-      ? `setup ${env.setup.map((c) => code(c)).join(", ")}${env.setupSource ? ` (${env.setupSource})` : ""}`
+      ? `setup ${env.setup.map((c) => code(c)).join(", ")}${env.setupSource ? ` (${text(env.setupSource)})` : ""}`
       : env.setupSource
-        ? `no setup (${env.setupSource})`
+        ? `no setup (${text(env.setupSource)})`
         : "no setup",
     env.workingDirectory ? `from ${code(env.workingDirectory)}` : undefined,
     env.pytestSetAside.length > 0
