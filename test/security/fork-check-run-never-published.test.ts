@@ -6,7 +6,6 @@
 // the head is the repository's own (a branch's tip, an open same-repository PR's head), and
 // anything unproven is a fork's.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HypofixJob } from "../../src/queue/job.js";
@@ -15,20 +14,12 @@ import { FakeChecks } from "../doubles/fake-checks.js";
 import type { Recorded } from "../doubles/fake-github.js";
 import { deliveryHeaders, examplePayload } from "../github/payloads.js";
 import { git } from "../helpers/git.js";
-import { hypofix, until, waitForHttp, type Running } from "../helpers/hypofix-process.js";
+import { serveOnLoopback, until, type Running } from "../helpers/hypofix-process.js";
 import { BankApp, INSTALLATION, REPO } from "../ops/bank-app.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = "fork-e2e-secret";
 const FORK = { owner: "eve", name: REPO.name };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 type Payload = Record<string, Record<string, unknown>>;
 
@@ -117,18 +108,10 @@ describe("a fork's failed check run is never published, whichever event arrives 
       return undefined;
     };
     await app.start();
-    port = await freePort();
-    served = hypofix(
-      ["serve", "--port", String(port)],
-      app.env({
-        WEBHOOK_SECRET: SECRET,
-        REDIS_URL,
-        HYPOFIX_QUEUE_NAME: queueName,
-        HOST: "127.0.0.1",
-        NO_SMEE_SETUP: "true",
-      }),
-    );
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, served);
+    ({ served, port } = await serveOnLoopback(
+      [],
+      app.env({ WEBHOOK_SECRET: SECRET, REDIS_URL, HYPOFIX_QUEUE_NAME: queueName }),
+    ));
   }, 120_000);
 
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import express from "express";
+import getRawBody from "raw-body";
 import { createNodeMiddleware, type Probot } from "probot";
 import type { Logger } from "pino";
 import type { Metrics } from "../../metrics.js";
@@ -11,6 +12,10 @@ import { hypofixApp } from "./app.js";
 import { basicAuthMatches, type Credentials } from "./basic-auth.js";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
+/** GitHub caps a delivery's payload at 25 MB: a longer body is no delivery of GitHub's. */
+export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+/** How long a refused body is still read (and dropped) before its connection is closed. */
+const LINGER_MS = 2_000;
 export const BULL_BOARD_PATH = "/admin/queues";
 
 /** Named reachability checks for `/readyz` (e.g. redis, docker); all must pass. */
@@ -154,6 +159,34 @@ export async function listen(
   return server;
 }
 
+/**
+ * A webhook POST's body, read up to MAX_WEBHOOK_BYTES and counted as it streams (raw-body):
+ * a declared or streamed length past it is a 413 before anything more is kept, and the
+ * connection is closed soon after. The text is handed to Probot's middleware as `req.body`.
+ */
+async function boundedBody(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== "POST" || pathOf(req) !== WEBHOOK_PATH) return true;
+  try {
+    const body = await getRawBody(req, {
+      limit: MAX_WEBHOOK_BYTES,
+      length: req.headers["content-length"],
+      encoding: "utf8",
+    });
+    (req as IncomingMessage & { body?: string }).body = body;
+    return true;
+  } catch (err) {
+    const status = (err as { status?: number }).status ?? 400;
+    // What is still coming is dropped unread for a moment, so the sender reads the answer
+    // before the connection closes (closing with unread data resets it first).
+    req.resume();
+    const linger = setTimeout(() => req.destroy(), LINGER_MS).unref();
+    req.once("end", () => clearTimeout(linger));
+    res.writeHead(status, { "content-type": "text/plain" });
+    res.end(status === 413 ? `payload over ${MAX_WEBHOOK_BYTES} bytes\n` : "unreadable body\n");
+    return false;
+  }
+}
+
 /** Webhooks at WEBHOOK_PATH (signature checked by Probot), the probes, and the dashboard when configured. */
 export async function startWebhookServer(options: WebhookServerOptions): Promise<Server> {
   const webhooks = await createNodeMiddleware(hypofixApp(options.queue, options.ownAppId), {
@@ -161,7 +194,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     webhooksPath: WEBHOOK_PATH,
   });
   const handlers: Handler[] = [
-    async (req, res) => Boolean(await webhooks(req, res)),
+    async (req, res) => !(await boundedBody(req, res)) || Boolean(await webhooks(req, res)),
     probeRoutes({ checks: options.checks ?? {}, ...(options.metrics ? { metrics: options.metrics } : {}) }),
   ];
   if (options.dashboard) handlers.push(dashboardRoutes(options.queue, options.dashboard));
