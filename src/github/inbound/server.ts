@@ -9,7 +9,8 @@ import type { Logger } from "pino";
 import type { Metrics } from "../../metrics.js";
 import type { JobQueue } from "../../queue/queue.js";
 import { hypofixApp } from "./app.js";
-import { basicAuthMatches, type Credentials } from "./basic-auth.js";
+import type { Credentials } from "./basic-auth.js";
+import { dashboardGuard } from "./dashboard-guard.js";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
 /** GitHub caps a delivery's payload at 25 MB: a longer body is no delivery of GitHub's. */
@@ -85,34 +86,35 @@ export function probeRoutes(options: { metrics?: Metrics; checks: ReadinessCheck
   };
 }
 
-/** The status page at `/` and Bull Board under BULL_BOARD_PATH, behind basic auth. */
-function dashboardRoutes(queue: JobQueue, credentials: Credentials): Handler {
+/** The status page at `/` and Bull Board under BULL_BOARD_PATH, behind the dashboard's guards (basic auth first). */
+function dashboardRoutes(queue: JobQueue, credentials: Credentials, log: Logger): Handler {
   const board = new ExpressAdapter();
   board.setBasePath(BULL_BOARD_PATH);
   createBullBoard({ queues: [new BullMQAdapter(queue.queue)], serverAdapter: board });
   const app = express();
   app.disable("x-powered-by");
+  app.use(...dashboardGuard(credentials));
+  app.get("/", (_req, res, next) => {
+    statusPage(queue).then((html) => void res.type("html").send(html), next);
+  });
   app.use(BULL_BOARD_PATH, board.getRouter() as express.Router);
+  // One log line and a plain 500, as for every other route (never express's page with a stack).
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    log.error({ path: pathOf(req), err: err instanceof Error ? err.message : String(err) }, "request failed");
+    reply(res, 500, "text/plain", "internal error\n");
+  });
   return async (req, res) => {
     const path = pathOf(req);
     const isBoard = path === BULL_BOARD_PATH || path.startsWith(`${BULL_BOARD_PATH}/`);
     if (!isBoard && !(path === "/" && req.method === "GET")) return false;
-    if (!basicAuthMatches(req.headers.authorization, credentials)) {
-      res.writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Basic realm="hypofix"' });
-      res.end("authentication required\n");
-      return true;
-    }
-    if (isBoard) {
-      await new Promise<void>((resolve) => {
-        res.once("finish", resolve);
-        res.once("close", resolve);
-        app(req as express.Request, res as express.Response, () => {
-          reply(res, 404, "text/plain", "not found\n");
-        });
+    await new Promise<void>((resolve) => {
+      res.once("finish", resolve);
+      res.once("close", resolve);
+      app(req as express.Request, res as express.Response, () => {
+        reply(res, 404, "text/plain", "not found\n");
       });
-      return true;
-    }
-    return reply(res, 200, "text/html; charset=utf-8", await statusPage(queue));
+    });
+    return true;
   };
 }
 
@@ -197,10 +199,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     async (req, res) => !(await boundedBody(req, res)) || Boolean(await webhooks(req, res)),
     probeRoutes({ checks: options.checks ?? {}, ...(options.metrics ? { metrics: options.metrics } : {}) }),
   ];
-  if (options.dashboard) handlers.push(dashboardRoutes(options.queue, options.dashboard));
-  return listen(handlers, {
-    port: options.port,
-    ...(options.host ? { host: options.host } : {}),
-    log: options.log ?? options.probot.log,
-  });
+  const log = options.log ?? options.probot.log;
+  if (options.dashboard) handlers.push(dashboardRoutes(options.queue, options.dashboard, log));
+  return listen(handlers, { port: options.port, ...(options.host ? { host: options.host } : {}), log });
 }
