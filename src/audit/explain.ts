@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { extract } from "tar-fs";
 import type { Config } from "../config.js";
 import { UserError } from "../errors.js";
+import { gitEnv } from "../git-env.js";
 import { createPythonRuntime } from "../lang/python/index.js";
 import type { Logger } from "../log.js";
 import type { ChatModel } from "../llm/types.js";
@@ -19,7 +20,11 @@ const run = promisify(execFile);
 const GIT_BUFFER = 64 * 1024 * 1024;
 
 async function git(repoDir: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", ["-C", repoDir, ...args], { maxBuffer: GIT_BUFFER, encoding: "utf8" });
+  const { stdout } = await run("git", ["-C", repoDir, ...args], {
+    maxBuffer: GIT_BUFFER,
+    encoding: "utf8",
+    env: gitEnv(),
+  });
   return stdout;
 }
 
@@ -39,6 +44,7 @@ async function archive(repoDir: string, sha: string, dir: string): Promise<void>
   await mkdir(dir, { recursive: true });
   const child = spawn("git", ["-C", repoDir, "archive", "--format=tar", sha], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: gitEnv(),
   });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
