@@ -6,7 +6,7 @@ import { loadConfig, type Config } from "./config.js";
 import { createLlmEngine } from "./debug/llm.js";
 import { createOfflineEngine } from "./debug/offline.js";
 import { appCredentials } from "./github/outbound/app-credentials.js";
-import type { GitHubClient } from "./github/outbound/publish.js";
+import type { CommentIds, GitHubClient } from "./github/outbound/publish.js";
 import { createRepoHost } from "./github/outbound/repo-host.js";
 import { startRedelivery, type AppHookApi } from "./github/inbound/redeliver.js";
 import { removeStaleCheckouts } from "./github/outbound/stale-checkouts.js";
@@ -21,6 +21,7 @@ import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } fr
 import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
+import { redisCommentIds } from "./queue/comment-ids.js";
 import { redisTokenLedger } from "./queue/repo-limits.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
@@ -108,12 +109,14 @@ export function autoflLocalizer(
 /**
  * The worker's real dependencies: Probot's installation auth, the pipeline, the audit. Always the Docker
  * sandbox. `ledger` gives each repository's daily token count; every model call of its jobs counts against it.
+ * `commentIds` remembers each repository's keyed comments, so a reply is found again in one request.
  */
 export function workerDeps(
   probot: Probot,
   config: Config,
   log: Logger,
   ledger: (repository: string) => TokenLedger,
+  commentIds?: (repository: string) => CommentIds,
 ): ProcessorDeps {
   const engine = defaultEngine(config);
   return {
@@ -131,6 +134,7 @@ export function workerDeps(
         data.token,
         repo,
         config.env.APP_ID ? Number(config.env.APP_ID) : undefined,
+        commentIds?.(`${repo.owner}/${repo.repo}`),
       );
     },
     async fix(request) {
@@ -214,8 +218,12 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   const keys = queueKeys(config.env.HYPOFIX_QUEUE_NAME);
   const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
   redis.on("error", () => undefined);
-  const deps = workerDeps(probot, config, log, (repository) =>
-    redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
+  const deps = workerDeps(
+    probot,
+    config,
+    log,
+    (repository) => redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
+    (repository) => redisCommentIds(redis, keys, repository),
   );
   const processor = createJobProcessor(deps);
   const worker = startWorker({

@@ -22,6 +22,7 @@ import {
   upsertComment,
   type BlockedFix,
   type CheckOutcome,
+  type CommentIds,
   type FixPullRequest,
   type GitHubClient,
   type PublishedFix,
@@ -87,12 +88,16 @@ export interface RepoHost {
   committedAt(sha: string): Promise<string>;
 }
 
-/** `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment). */
+/**
+ * `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment);
+ * `commentIds`: where keyed comments' ids are remembered (see upsertComment).
+ */
 export function createRepoHost(
   octokit: GitHubClient,
   token: string,
   repo: RepoRef,
   appId?: number,
+  commentIds?: CommentIds,
 ): RepoHost {
   let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
   const repository = () =>
@@ -134,7 +139,7 @@ export function createRepoHost(
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)
-        : upsertComment(octokit, repo, issueNumber, key, body, appId),
+        : upsertComment(octokit, repo, issueNumber, key, body, appId, commentIds),
     closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options, appId),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
     async dispose() {
