@@ -54,6 +54,20 @@ const BUILD_NAMES = new Set([
   "usercustomize.py",
 ]);
 
+/**
+ * Python files that CI or its tools run outside the tests (invoke, fabric, doit, paver and
+ * hatch build hooks; Sphinx's conf.py under a docs folder): with the repository's secrets,
+ * in the jobs that build and publish. A patch touches one only when source_paths names it.
+ */
+const CI_RUN_NAMES = new Set(["tasks.py", "fabfile.py", "dodo.py", "pavement.py", "hatch_build.py"]);
+const DOC_DIRS = new Set(["doc", "docs", "documentation"]);
+
+function ciRunFile(normal: string): boolean {
+  const parts = normal.toLowerCase().split("/");
+  const name = parts.at(-1) ?? "";
+  return CI_RUN_NAMES.has(name) || (name === "conf.py" && parts.slice(0, -1).some((d) => DOC_DIRS.has(d)));
+}
+
 function buildFile(normal: string): boolean {
   const parts = normal.toLowerCase().split("/");
   const name = parts.at(-1) ?? "";
@@ -82,6 +96,8 @@ export function forbiddenPath(file: string, rules: PathRules): string | undefine
   if (!normal.endsWith(".py")) return `${file} is not a Python source file (.py)`;
   if (isTestFile(normal) || rules.testFiles?.includes(normal))
     return `${file} is a test file: a fix that only works by changing the test is reported, not proposed`;
+  if (ciRunFile(normal) && !rules.sourcePaths.some((p) => normalizeRepoPath(p) === normal))
+    return `${file} is run by CI or its tools outside the tests: name it in source_paths to let a patch change it`;
   if (rules.ignorePaths.some((p) => within(normal, p))) return `${file} is in an ignored path`;
   if (rules.sourcePaths.length > 0 && !rules.sourcePaths.some((p) => within(normal, p))) {
     return `${file} is outside the configured source paths (${rules.sourcePaths.join(", ")})`;
