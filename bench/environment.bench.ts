@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../src/config.js";
-import { createPythonRuntime } from "../src/lang/python/index.js";
+import { createPythonRuntime, python } from "../src/lang/python/index.js";
 import { environmentPhase } from "../src/pipeline/environment.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { dockerClient } from "../src/sandbox/docker.js";
@@ -33,12 +33,18 @@ async function firstTest(config: Config, repoDir: string, scope: string, test: s
     backend: "docker",
     config,
     repoConfig: DEFAULT_REPO_CONFIG,
+    language: python,
     scope,
     allowSetupNetwork: true,
   });
   if ("error" in env) throw new Error(env.error);
   const environmentMs = performance.now() - started;
-  const sandbox = await createSandbox("docker", { repoDir, image: env.image, limits: config.sandbox.limits });
+  const sandbox = await createSandbox("docker", {
+    repoDir,
+    image: env.image,
+    limits: config.sandbox.limits,
+    support: python.sandbox,
+  });
   try {
     const run = await createPythonRuntime(sandbox).runTests([test]);
     if (run.tests.length !== 1) throw new Error(`the first test did not run: ${run.errors.join("; ")}`);
@@ -63,6 +69,7 @@ async function overshoot(
     repoDir,
     image: config.sandbox.image,
     limits: config.sandbox.limits,
+    support: python.sandbox,
   });
   const samples = { sleep: [] as number[], busy: [] as number[] };
   try {

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { CommentIds } from "../github/outbound/publish.js";
+import type { CommentIds } from "../outbound/publish.js";
 import type { QueueKeys } from "./keys.js";
 
 /** How long a keyed comment's id is remembered; after that, finding the comment costs one listing again. */

@@ -497,13 +497,17 @@ function footer(result: Result, meta: ReportMeta): string {
   ].join("\n");
 }
 
-/** Which environment the tests ran in: image, Python, cached or built, the setup, options set aside. */
+/** Which environment the tests ran in: image, language version, cached or built, the setup, options set aside. */
 function environmentLine(env: Result["environment"]): string[] {
   if (!env) return [];
+  // Results written before the language port name only Python, pytest and pytestSetAside.
+  const setAside = env.optionsSetAside ?? env.pytestSetAside;
   const parts = [
-    env.python
-      ? `Python ${/^[0-9.]+$/.test(env.python) ? env.python : text(env.python, { max: 40 })}`
-      : undefined,
+    env.runtime
+      ? text(env.runtime, { max: 60 })
+      : env.python
+        ? `Python ${/^[0-9.]+$/.test(env.python) ? env.python : text(env.python, { max: 40 })}`
+        : undefined,
     env.image === "local"
       ? undefined
       : env.cached
@@ -517,8 +521,8 @@ function environmentLine(env: Result["environment"]): string[] {
         ? `no setup (${text(env.setupSource)})`
         : "no setup",
     env.workingDirectory ? `from ${code(env.workingDirectory)}` : undefined,
-    env.pytestSetAside.length > 0
-      ? `pytest options set aside: ${env.pytestSetAside.map((o) => code(o)).join(", ")}`
+    setAside.length > 0
+      ? `${text(env.testRunner ?? "pytest", { max: 40 })} options set aside: ${setAside.map((o) => code(o)).join(", ")}`
       : undefined,
   ].filter((p) => p !== undefined);
   return [`Environment ${code(env.image)}: ${parts.join(" · ")}.`];

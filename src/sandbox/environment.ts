@@ -11,7 +11,7 @@ import { LABEL_DEADLINE, LABEL_JOB, LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_SAN
 import type { BaseImage } from "./images.js";
 
 /*
- * Environments: a base image plus the repository's setup (pip install ...), built
+ * Environments: a base image plus the repository's setup (e.g. pip install ...), built
  * once in a build container and committed as an image that test sandboxes start
  * from. The build container is the only one with a network: a dedicated bridge
  * with inter-container traffic off (never the default bridge), a writable root,
@@ -28,12 +28,6 @@ const WORKDIR = "/work";
 const MIB = 1024 * 1024;
 const LOG_TAIL_LINES = 20;
 
-export interface PipSettings {
-  indexUrl?: string;
-  extraIndexUrl?: string;
-  trustedHost?: string;
-}
-
 export interface EnvironmentRequest {
   base: BaseImage;
   repoDir: string;
@@ -49,7 +43,8 @@ export interface EnvironmentRequest {
   allowNetwork: boolean;
   limits: SandboxLimits;
   setupTimeoutMs: number;
-  pip: PipSettings;
+  /** Variables for the setup commands only, never baked into the image (the language's, e.g. pip's index). */
+  setupEnv: Record<string, string>;
   /** Size cap of all environment images; least recently used ones past it are removed after a build. */
   cacheBytes: number;
   jobId?: string;
@@ -80,7 +75,7 @@ export const commandLine = (argv: string[]): string => quote(argv);
 
 /** The cache key: a hash of everything that decides what the setup installs. */
 export function environmentKey(
-  request: Omit<EnvironmentRequest, "limits" | "pip" | "cacheBytes" | "repoDir">,
+  request: Omit<EnvironmentRequest, "limits" | "setupEnv" | "cacheBytes" | "repoDir">,
 ): string {
   const hash = createHash("sha256");
   const files = [...request.dependencyFiles].sort((a, b) => a.path.localeCompare(b.path));
@@ -225,7 +220,7 @@ async function buildEnvironment(
       const res = await runExec(container, {
         argv,
         workingDir: workdir,
-        env: setupEnv(request.pip),
+        env: request.setupEnv,
         timeoutMs: request.setupTimeoutMs,
         maxOutputBytes: 4 * MIB,
       });
@@ -244,19 +239,6 @@ async function buildEnvironment(
       log?.warn({ err }, "could not remove the build container");
     });
   }
-}
-
-/** pip's own variables for a company mirror; given to the setup commands only, never baked into the image. */
-function setupEnv(pip: PipSettings): Record<string, string> {
-  return {
-    PIP_NO_CACHE_DIR: "1",
-    PIP_DISABLE_PIP_VERSION_CHECK: "1",
-    PIP_NO_INPUT: "1",
-    PIP_PROGRESS_BAR: "off",
-    ...(pip.indexUrl ? { PIP_INDEX_URL: pip.indexUrl } : {}),
-    ...(pip.extraIndexUrl ? { PIP_EXTRA_INDEX_URL: pip.extraIndexUrl } : {}),
-    ...(pip.trustedHost ? { PIP_TRUSTED_HOST: pip.trustedHost } : {}),
-  };
 }
 
 export function lastLines(text: string, count: number): string {

@@ -1,21 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { Budget } from "../../src/debug/budget.js";
 import { forbiddenPath, normalizeRepoPath } from "../../src/debug/guards.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 describe("forbiddenPath", () => {
-  const rules = { sourcePaths: [], ignorePaths: ["vendor"] };
+  const rules = { files: pythonFiles, sourcePaths: [], ignorePaths: ["vendor"] };
 
   it("refuses Python files CI or its tools run outside the tests unless source_paths names them (issue 23)", () => {
     const ran = ["tasks.py", "fabfile.py", "dodo.py", "docs/conf.py", "doc/source/conf.py", "DOCS/Conf.py"];
     for (const p of ran) expect(forbiddenPath(p, rules), p).toMatch(/run by CI or its tools/);
     // Named one by one, they may be patched; a folder holding them (even ".") does not name them.
-    const named = { sourcePaths: ["tasks.py", "./docs/conf.py"], ignorePaths: [] };
+    const named = { ...rules, sourcePaths: ["tasks.py", "./docs/conf.py"], ignorePaths: [] };
     expect(forbiddenPath("tasks.py", named)).toBeUndefined();
     expect(forbiddenPath("docs/conf.py", named)).toBeUndefined();
-    expect(forbiddenPath("fabfile.py", { sourcePaths: ["."], ignorePaths: [] })).toMatch(/run by CI/);
-    expect(forbiddenPath("docs/conf.py", { sourcePaths: ["docs"], ignorePaths: [] })).toMatch(/run by CI/);
+    expect(forbiddenPath("fabfile.py", { ...rules, sourcePaths: ["."] })).toMatch(/run by CI/);
+    expect(forbiddenPath("docs/conf.py", { ...rules, sourcePaths: ["docs"] })).toMatch(/run by CI/);
     // Build and test files stay refused even when named.
-    const build = { sourcePaths: ["noxfile.py", "setup.py", "pkg/conftest.py"], ignorePaths: [] };
+    const build = { ...rules, sourcePaths: ["noxfile.py", "setup.py", "pkg/conftest.py"] };
     expect(forbiddenPath("noxfile.py", build)).toMatch(/build, packaging or CI file/);
     expect(forbiddenPath("setup.py", build)).toMatch(/build, packaging or CI file/);
     expect(forbiddenPath("pkg/conftest.py", build)).toMatch(/test file/);
@@ -47,13 +48,17 @@ describe("forbiddenPath", () => {
   });
 
   it("keeps patches inside the configured source paths", () => {
-    const only = { sourcePaths: ["src/"], ignorePaths: [] };
+    const only = { files: pythonFiles, sourcePaths: ["src/"], ignorePaths: [] };
     expect(forbiddenPath("src/a.py", only)).toBeUndefined();
     expect(forbiddenPath("./src/pkg/../a.py", only)).toBeUndefined();
     expect(forbiddenPath("srcx/a.py", only)).toMatch(/outside the configured source paths \(src\/\)/);
     expect(forbiddenPath("src/../lib/a.py", only)).toMatch(/outside the configured source paths/);
-    expect(forbiddenPath("pkg/a.py", { sourcePaths: ["./pkg/"], ignorePaths: [] })).toBeUndefined();
-    expect(forbiddenPath("pkg/a.py", { sourcePaths: ["."], ignorePaths: [] })).toBeUndefined();
+    expect(
+      forbiddenPath("pkg/a.py", { files: pythonFiles, sourcePaths: ["./pkg/"], ignorePaths: [] }),
+    ).toBeUndefined();
+    expect(
+      forbiddenPath("pkg/a.py", { files: pythonFiles, sourcePaths: ["."], ignorePaths: [] }),
+    ).toBeUndefined();
   });
 
   it("checks the normalised path: another spelling of a refused file is refused", () => {

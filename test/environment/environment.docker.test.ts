@@ -9,6 +9,7 @@ import {
   prepareEnvironment,
   pruneEnvironments,
 } from "../../src/sandbox/environment.js";
+import { python } from "../../src/lang/python/index.js";
 import { inspectImage, type BaseImage } from "../../src/sandbox/images.js";
 import { removeImages } from "./helpers.js";
 
@@ -45,7 +46,7 @@ const request = (
   allowNetwork: true,
   limits: { ...config.sandbox.limits, timeoutMs: 30_000 },
   setupTimeoutMs: 60_000,
-  pip: {},
+  setupEnv: python.environment.setupEnv(config),
   cacheBytes: 1024 ** 4,
   ...over,
 });
@@ -75,11 +76,17 @@ describe("prepareEnvironment", () => {
         "mirror",
         [["sh", "-c", 'echo "$PIP_INDEX_URL|$PIP_EXTRA_INDEX_URL|$PIP_TRUSTED_HOST" > /opt/hypofix/seen']],
         {
-          pip: {
-            indexUrl: "http://127.0.0.1:9/simple",
-            extraIndexUrl: "http://127.0.0.1:9/extra",
-            trustedHost: "127.0.0.1",
-          },
+          setupEnv: python.environment.setupEnv({
+            ...config,
+            environment: {
+              ...config.environment,
+              pip: {
+                indexUrl: "http://127.0.0.1:9/simple",
+                extraIndexUrl: "http://127.0.0.1:9/extra",
+                trustedHost: "127.0.0.1",
+              },
+            },
+          }),
         },
       ),
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { headOwner } from "../../src/github/outbound/head-owner.js";
+import { headOwner } from "../../src/outbound/head-owner.js";
 import { FixRepo } from "./fix-repo.js";
 import { git } from "../helpers/git.js";
 

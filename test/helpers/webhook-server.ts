@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
-import { startWebhookServer, type WebhookServerOptions } from "../../src/github/inbound/server.js";
+import { startWebhookServer, type WebhookServerOptions } from "../../src/inbound/server.js";
 import type { JobQueue } from "../../src/queue/queue.js";
 import { appPrivateKey } from "./git.js";
 

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAILED_LOGINS_PER_WINDOW } from "../../src/github/inbound/dashboard-guard.js";
+import { FAILED_LOGINS_PER_WINDOW } from "../../src/inbound/dashboard-guard.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { startTestServer } from "../helpers/webhook-server.js";
 

@@ -209,11 +209,16 @@ const result: fc.Arbitrary<Result> = fc
       fc
         .record({
           image: hostile,
+          language: opt(hostile),
+          version: opt(hostile),
+          runtime: opt(hostile),
           python: opt(hostile),
           cached: fc.boolean(),
           setup: hostiles,
           setupSource: opt(hostile),
           pytestSetAside: hostiles,
+          optionsSetAside: opt(hostiles),
+          testRunner: opt(hostile),
           workingDirectory: opt(hostile),
         })
         .map(defined),

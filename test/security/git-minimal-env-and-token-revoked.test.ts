@@ -9,10 +9,11 @@ import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { explainChange } from "../../src/audit/explain.js";
+import { openWorkspace } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
-import { checkoutCommit } from "../../src/github/outbound/checkout.js";
-import { createRepoHost } from "../../src/github/outbound/repo-host.js";
-import type { GitHubClient } from "../../src/github/outbound/publish.js";
+import { checkoutCommit } from "../../src/outbound/checkout.js";
+import { createRepoHost } from "../../src/outbound/repo-host.js";
+import type { GitHubClient } from "../../src/outbound/publish.js";
 import { FixRepo } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
 
@@ -92,8 +93,7 @@ describe("git's environment and the token's life", () => {
       const outcome = await explainChange(dir, {
         base: "base",
         engine: "offline",
-        sandbox: "local",
-        config: loadConfig({}),
+        workspace: (baseDir) => openWorkspace({ repoDir: baseDir, backend: "local", config: loadConfig({}) }),
       });
       expect(outcome.audit.claims.map((c) => c.text)).toContain("A comment only.");
     } finally {

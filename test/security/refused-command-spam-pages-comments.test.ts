@@ -4,7 +4,7 @@
 // (Redis) and found again with one request, whatever the pull request holds.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRepoHost } from "../../src/github/outbound/repo-host.js";
+import { createRepoHost } from "../../src/outbound/repo-host.js";
 import { redisCommentIds } from "../../src/queue/comment-ids.js";
 import { queueKeys } from "../../src/queue/keys.js";
 import { createJobProcessor } from "../../src/queue/processor.js";

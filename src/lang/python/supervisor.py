@@ -5,17 +5,13 @@ signal (kill(-1)), which on a host is every process of the user, or all of them 
 root. main() refuses to start as root or outside a Docker container.
 
 A `docker exec` per command costs a runc exec (tens to hundreds of ms); this
-keeps one exec open and spawns commands itself. Protocol: the first line on
-stdin is a per-runner key (hex) from the host; then one JSON request per line
-on stdin, and on stdout one message per line, `<hmac-sha256 hex> <json>`, so
-nothing the tests write can pass for a reply (see docs/security.md). Command
-output travels base64-encoded in "data" messages of at most CHUNK bytes before
-the final reply, so no line is longer than the host's line cap.
-
-Request:  {"id", "argv", "cwd", "env", "stdin" (base64 or null), "timeout" (s), "cap" (bytes)}
-Data:     {"id", "stream" ("stdout" | "stderr"), "data" (base64)}, in order, first `cap` bytes
-Reply:    {"id", "exit" (int, null when killed), "timedOut", "stdoutBytes", "stderrBytes"
-           (totals), "spawnError" (str or null)}
+keeps one exec open and spawns commands itself. It implements the protocol that
+src/sandbox/supervisor.ts defines (the host's side, the one definition): a
+per-runner key first on stdin, then one JSON request per line on stdin, and on
+stdout one message per line, `<hmac-sha256 hex> <json>`, so nothing the tests
+write can pass for a reply (see docs/security.md). Command output travels
+base64-encoded in "data" messages of at most CHUNK bytes before the final reply,
+so no line is longer than the host's line cap.
 """
 
 import base64

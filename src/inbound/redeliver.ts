@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
-import type { Logger } from "../../log.js";
-import type { QueueKeys } from "../../queue/keys.js";
+import type { Logger } from "../log.js";
+import type { QueueKeys } from "../queue/keys.js";
 
 /** One attempt to deliver a webhook, as `GET /app/hook/deliveries` lists it. */
 export interface Delivery {

@@ -1,5 +1,5 @@
-import { UserError } from "../../errors.js";
-import { fetchFailedJobLogs, parsePytestLog } from "./ci-log.js";
+import { UserError } from "../errors.js";
+import { readCiFailure } from "./ci-log.js";
 import { headOwner } from "./head-owner.js";
 import type { GitHubClient, RepoRef } from "./publish.js";
 
@@ -48,6 +48,8 @@ export interface RemoteFailure {
   fork: boolean;
   workflowRunId?: number;
   failingTests: string[];
+  /** Those of `failingTests` that name one test: what the run is asked to fix. */
+  tests: string[];
   excerpt: string;
 }
 
@@ -95,13 +97,14 @@ export async function findRemoteFailure(octokit: GitHubClient, target: GitHubTar
   }
   const facts =
     runId === undefined
-      ? { failingTests: [], excerpt: "" }
-      : parsePytestLog(await fetchFailedJobLogs(octokit, repo, { workflowRunId: runId }));
+      ? { failingTests: [], tests: [], excerpt: "" }
+      : await readCiFailure(octokit, repo, { workflowRunId: runId });
   return {
     headSha,
     baseBranch,
     fork,
     failingTests: facts.failingTests,
+    tests: facts.tests,
     excerpt: facts.excerpt,
     ...(prNumber !== undefined ? { prNumber } : {}),
     ...(runId !== undefined ? { workflowRunId: runId } : {}),

@@ -1,25 +1,25 @@
 import path from "node:path";
-import type { Config } from "./config.js";
-import { Budget, experimentTimeoutMs } from "./debug/budget.js";
-import type { PathRules } from "./debug/guards.js";
-import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "./debug/types.js";
-import type { PythonRuntime } from "./lang/python/runtime.js";
-import type { Logger } from "./log.js";
-import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./pipeline/assemble.js";
-import { environmentPhase } from "./pipeline/environment.js";
-import { coverageReaches, localizePhase, type Localized, type Localizer } from "./pipeline/localize.js";
-import { reproducePhase, type Reproduced } from "./pipeline/reproduce.js";
-import { overturned, revalidatePhase } from "./pipeline/revalidate.js";
-import { suiteSelection } from "./pipeline/suite.js";
-import { makeValidator } from "./pipeline/validate.js";
-import type { ReportMeta } from "./report/render.js";
-import type { RepoConfig } from "./repo-config.js";
-import type { Audit, Result } from "./result.js";
-import { createSandbox } from "./sandbox/index.js";
-import type { Sandbox, SandboxOptions } from "./sandbox/types.js";
+import type { Config } from "../config.js";
+import { Budget, experimentTimeoutMs } from "../debug/budget.js";
+import type { PathRules } from "../debug/guards.js";
+import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "../debug/types.js";
+import type { Language, Runtime } from "../lang/types.js";
+import type { Logger } from "../log.js";
+import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
+import { environmentPhase } from "./environment.js";
+import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
+import { reproducePhase, type Reproduced } from "./reproduce.js";
+import { overturned, revalidatePhase } from "./revalidate.js";
+import { suiteSelection } from "./suite.js";
+import { makeValidator } from "./validate.js";
+import type { ReportMeta } from "../report/render.js";
+import type { RepoConfig } from "../repo-config.js";
+import type { Audit, Result } from "../result.js";
+import { createSandbox, type SandboxBackend } from "../sandbox/index.js";
+import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 
-export type { FixOutcome } from "./pipeline/assemble.js";
-export type { LocalizerInput, LocalizerOutput } from "./pipeline/localize.js";
+export type { FixOutcome } from "./assemble.js";
+export type { LocalizerInput, LocalizerOutput } from "./localize.js";
 
 export type Phase =
   | "environment"
@@ -34,7 +34,7 @@ export type Phase =
 
 export interface AuditInput {
   sandbox: Sandbox;
-  runtime: PythonRuntime;
+  runtime: Runtime;
   edits: Candidate["edits"];
   diff: string;
   failingTests: string[];
@@ -42,38 +42,51 @@ export interface AuditInput {
   explanation: string;
 }
 
-export interface FixOptions {
-  repoDir: string;
-  /** pytest node ids; empty: run the suite and take every failing test. */
-  tests: string[];
-  engine: DebugEngine;
-  backend: "docker" | "local" | "auto";
+/** The language's instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
+export type RuntimeFactory = (sandbox: Sandbox, where: { workingDirectory?: string }) => Runtime;
+
+/**
+ * What a run is made of, decided once by composition (compose.ts, `createRunContext`) and
+ * handed down: the configuration, the repository's language, the engine and the parts that
+ * depend on it.
+ */
+export interface RunContext {
   config: Config;
+  /** Read once for the job (the default branch's, for the App). */
   repoConfig: RepoConfig;
-  /** The Python instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
-  makeRuntime: (sandbox: Sandbox, where: { workingDirectory?: string }) => PythonRuntime;
-  /** The repository's identity (owner/name) for the environment cache; default: the checkout's path. */
-  repository?: string;
-  /** The failed CI job's log excerpt (the Python version it used is read from it). */
-  ciLog?: string;
-  /** False for a fork's head: the setup never runs with network (a cached environment is still used). */
-  allowSetupNetwork?: boolean;
+  /** The repository's language: its environment, file rules and runtime. */
+  language: Language;
+  engine: DebugEngine;
+  makeRuntime: RuntimeFactory;
   /** The audit of a validated patch; absent: the report says the audit did not run. */
   audit?: (input: AuditInput) => Promise<Audit>;
   /** A localizer beside SBFL (AutoFL for the llm engine); absent: SBFL's ranking stands. */
   localizer?: Localizer;
+  /** Token use reported by the engine's model, read at the end. */
+  usage?: () => Result["usage"];
+  log?: Logger;
+}
+
+/** One run: which checkout, which tests, where, and who hears about its progress. */
+export interface FixInput {
+  repoDir: string;
+  /** The language's test ids; empty: run the suite and take every failing test. */
+  tests: string[];
+  backend: SandboxBackend | "auto";
+  /** The repository's identity (owner/name) for the environment cache; default: the checkout's path. */
+  repository?: string;
+  /** The failed CI job's log excerpt: the engine's bug report, and the toolchain version it ran. */
+  ciLog?: string;
+  /** False for a fork's head: the setup never runs with network (a cached environment is still used). */
+  allowSetupNetwork?: boolean;
+  headSha?: string;
+  ci?: ReportMeta["ci"];
   /** One line per phase, for humans (stderr in the CLI). */
   progress?: (line: string) => void;
   /** Each finished phase with its line, for machines (the App's check run). */
   onPhase?: (phase: Phase, line: string) => void;
   /** Aborted when the job should stop; checked after each phase (the abort reason is thrown). */
   signal?: AbortSignal;
-  log?: Logger;
-  /** Token use reported by the engine's model, read at the end. */
-  usage?: () => Result["usage"];
-  headSha?: string;
-  ci?: ReportMeta["ci"];
-  bugReport?: string;
   /** Overrides for the job budget (wall clock defaults to 10 minutes). */
   wallClockMs?: number;
   /** Epoch ms: the job's deadline; no sandbox command runs past it. */
@@ -82,13 +95,14 @@ export interface FixOptions {
 
 /** One run's shared state: the options, its sandbox and runtime, timings and what it learned. */
 interface Run {
-  options: FixOptions;
+  context: RunContext;
+  request: FixInput;
   sandbox: Sandbox;
   /** How the sandbox was made, so the chosen patch can be re-validated in a fresh one like it. */
   sandboxOptions: SandboxOptions;
   /** Where tests run inside the repository (working_directory). */
   where: { workingDirectory?: string };
-  runtime: PythonRuntime;
+  runtime: Runtime;
   rules: PathRules;
   suiteIds: string[] | undefined;
   state: RunState;
@@ -97,10 +111,11 @@ interface Run {
 }
 
 /** The one function that runs a job end to end: environment, sandbox, reproduce, localize, debug, validate, audit, report. */
-export async function runFix(options: FixOptions): Promise<FixOutcome> {
+export async function runFix(context: RunContext, request: FixInput): Promise<FixOutcome> {
+  const { config, repoConfig, language, log } = context;
   const startedAt = Date.now();
   const timings: Record<string, number> = {};
-  const progress = options.progress ?? (() => {});
+  const progress = request.progress ?? (() => {});
   let phaseStart = Date.now();
   const state: RunState = {
     failingTests: [],
@@ -112,61 +127,68 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
     timings[name] = (timings[name] ?? 0) + Date.now() - phaseStart;
     phaseStart = Date.now();
     progress(`${name}: ${line}`);
-    options.onPhase?.(name, line);
-    options.signal?.throwIfAborted();
+    request.onPhase?.(name, line);
+    request.signal?.throwIfAborted();
   };
   const finish = (status: Result["status"], reason: string) =>
     assemble(state, status, reason, {
-      engine: options.engine.name,
-      usage: options.usage?.() ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
-      maxSteps: options.repoConfig.max_iterations,
+      engine: context.engine.name,
+      usage: context.usage?.() ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 },
+      maxSteps: repoConfig.max_iterations,
       timings,
       startedAt,
-      ...(options.headSha ? { headSha: options.headSha } : {}),
-      ...(options.ci ? { ci: options.ci } : {}),
+      ...(request.headSha ? { headSha: request.headSha } : {}),
+      ...(request.ci ? { ci: request.ci } : {}),
     });
 
   let fallback: string | undefined;
   const environment = await environmentPhase({
-    repoDir: options.repoDir,
-    backend: options.backend,
+    repoDir: request.repoDir,
+    backend: request.backend,
     onFallback: (why) => (fallback = why),
-    config: options.config,
-    repoConfig: options.repoConfig,
-    scope: options.repository ?? path.resolve(options.repoDir),
-    allowSetupNetwork: options.allowSetupNetwork ?? true,
-    ...(options.ciLog ? { ciLog: options.ciLog } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    config,
+    repoConfig,
+    language,
+    scope: request.repository ?? path.resolve(request.repoDir),
+    allowSetupNetwork: request.allowSetupNetwork ?? true,
+    ...(request.ciLog ? { ciLog: request.ciLog } : {}),
+    ...(log ? { log } : {}),
   });
   if (environment.record) state.environment = environment.record;
   phase("environment", environment.progress);
   if ("error" in environment) return finish("error", environment.error);
   const sandboxOptions: SandboxOptions = {
-    repoDir: options.repoDir,
+    repoDir: request.repoDir,
     image: environment.image,
-    limits: options.config.sandbox.limits,
+    limits: config.sandbox.limits,
+    support: language.sandbox,
     ...(environment.setupCommand ? { setupCommand: environment.setupCommand } : {}),
-    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+    ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),
   };
-  const sandbox = await createSandbox(environment.backend, sandboxOptions, options.log);
+  const sandbox = await createSandbox(environment.backend, sandboxOptions, log);
   state.sandbox = {
     backend: sandbox.kind,
-    asked: options.backend,
+    asked: request.backend,
     ...(fallback ? { fallback: `${fallback}; ran in the local sandbox, without isolation` } : {}),
   };
-  const workingDirectory = options.repoConfig.working_directory;
+  const workingDirectory = repoConfig.working_directory;
   const run: Run = {
-    options,
+    context,
+    request,
     sandbox,
     sandboxOptions,
     where: workingDirectory ? { workingDirectory } : {},
-    runtime: options.makeRuntime(sandbox, workingDirectory ? { workingDirectory } : {}),
-    rules: { sourcePaths: options.repoConfig.source_paths, ignorePaths: options.repoConfig.ignore_paths },
-    suiteIds: suiteSelection(options.repoConfig),
+    runtime: context.makeRuntime(sandbox, workingDirectory ? { workingDirectory } : {}),
+    rules: pathRules(repoConfig, language),
+    suiteIds: suiteSelection(repoConfig, language),
     state,
     phase,
     finish: (status, reason) => {
-      if (state.environment) state.environment.pytestSetAside = run.runtime.pytestSetAside();
+      if (state.environment) {
+        const setAside = run.runtime.optionsSetAside();
+        state.environment.optionsSetAside = setAside;
+        state.environment.pytestSetAside = setAside;
+      }
       return finish(status, reason);
     },
   };
@@ -181,9 +203,9 @@ export async function runFix(options: FixOptions): Promise<FixOutcome> {
 async function repair(run: Run): Promise<FixOutcome> {
   const { state } = run;
   const reproduction = await reproducePhase(run.runtime, {
-    tests: run.options.tests,
+    tests: run.request.tests,
     suiteIds: run.suiteIds,
-    reruns: run.options.repoConfig.reruns,
+    reruns: run.context.repoConfig.reruns,
   });
   if (reproduction.end) {
     const { partial, end } = reproduction;
@@ -213,7 +235,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     failingTests: reproduced.failingTests,
     failures: reproduced.baseline.tests.filter((t) => reproduced.failingTests.includes(t.id)),
     rules: run.rules,
-    ...(run.options.localizer ? { localizer: run.options.localizer } : {}),
+    ...(run.context.localizer ? { localizer: run.context.localizer } : {}),
   });
   state.localization = localized.localization;
   if (localized.localizationRuns) state.localizationRuns = localized.localizationRuns;
@@ -241,7 +263,7 @@ function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.fai
     timeoutMs: clamp(
       5 * reproduced.baseline.durationMs + 10_000,
       15_000,
-      run.options.config.sandbox.limits.timeoutMs,
+      run.context.config.sandbox.limits.timeoutMs,
     ),
   };
 }
@@ -252,7 +274,7 @@ async function debugPhase(
   reproduced: Reproduced,
   localized: Localized,
 ): Promise<{ engineRun: EngineRun; budget: Budget } | { error: string }> {
-  const { options, state, sandbox } = run;
+  const { context, request, state, sandbox } = run;
   const primary = reproduced.failingTests[0]!;
   const primaryRun = reproduced.baseline.tests.find((t) => t.id === primary);
   const sources = new Map<string, string>();
@@ -268,7 +290,7 @@ async function debugPhase(
       if (!sources.has(file)) sources.set(file, await sandbox.readFile(file));
       return sources.get(file)!;
     },
-    ...(options.bugReport ? { bugReport: options.bugReport } : {}),
+    ...(request.ciLog ? { bugReport: request.ciLog } : {}),
     async withEdits(edits, work) {
       const snapshot = await sandbox.snapshot();
       try {
@@ -280,19 +302,19 @@ async function debugPhase(
     },
   };
   const budget = new Budget({
-    maxExperiments: options.repoConfig.max_experiments,
-    maxTokens: options.config.llm.tokenBudget,
-    wallClockMs: options.wallClockMs ?? 10 * 60_000,
+    maxExperiments: context.repoConfig.max_experiments,
+    maxTokens: context.config.llm.tokenBudget,
+    wallClockMs: request.wallClockMs ?? 10 * 60_000,
   });
   const validate = makeValidator({ sandbox, runtime: run.runtime, ...validationOf(run, reproduced) });
   let engineRun: EngineRun;
   try {
-    engineRun = await options.engine.run(bug, run.runtime, budget, validate);
+    engineRun = await context.engine.run(bug, run.runtime, budget, validate);
   } catch (err) {
     state.experiments = budget.experiments;
     run.phase("debug", "the engine failed");
     return {
-      error: `the ${options.engine.name} engine failed: ${err instanceof Error ? err.message : String(err)}`,
+      error: `the ${context.engine.name} engine failed: ${err instanceof Error ? err.message : String(err)}`,
     };
   }
   state.experiments = budget.experiments;
@@ -311,13 +333,13 @@ async function validateAndAudit(
   reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
 ): Promise<FixOutcome> {
-  const { state, options } = run;
+  const { state, context } = run;
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
   let chosen = engineRun.candidates.find((c) => c.validation.plausible);
   // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.
   let partial = false;
-  if (!chosen && options.tests.length === 0) {
+  if (!chosen && run.request.tests.length === 0) {
     // Nobody named the tests, so every failing one was taken, unrelated breakage included. A
     // patch that fixes some of them and breaks nothing fixes those; the fresh sandbox decides.
     chosen = engineRun.candidates.find((c) => fixesSome(c.validation, targets));
@@ -345,8 +367,8 @@ async function validateAndAudit(
     return run.finish("no-fix", reason);
   }
   const fresh = await revalidatePhase({
-    freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, options.log),
-    makeRuntime: (sandbox) => options.makeRuntime(sandbox, run.where),
+    freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, context.log),
+    makeRuntime: (sandbox) => context.makeRuntime(sandbox, run.where),
     candidate: chosen.candidate,
     ...validationOf(run, reproduced, targets),
   });
@@ -369,13 +391,13 @@ async function validateAndAudit(
     passed: chosen.validation.testsRun - chosen.validation.testsFailed,
     failed: chosen.validation.testsFailed,
   };
-  if (!options.audit) {
+  if (!context.audit) {
     state.audit = { ...EMPTY_AUDIT, notes: ["no audit is wired into this run"] };
   } else {
     const supported =
       chosen.candidate.fromStep !== undefined ? engineRun.steps[chosen.candidate.fromStep] : undefined;
     try {
-      state.audit = await options.audit({
+      state.audit = await context.audit({
         sandbox: run.sandbox,
         runtime: run.runtime,
         edits: chosen.candidate.edits,
@@ -411,6 +433,15 @@ function fixesSome(validation: Validation, failing: string[]): boolean {
     validation.stillFailing.length > 0 &&
     validation.stillFailing.length < failing.length
   );
+}
+
+/** Where a patch may go: the configured paths, under the language's file rules. */
+export function pathRules(repoConfig: RepoConfig, language: Language): PathRules {
+  return {
+    files: language.files,
+    sourcePaths: repoConfig.source_paths,
+    ignorePaths: repoConfig.ignore_paths,
+  };
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -1,4 +1,4 @@
-import { codeSpan } from "../../text.js";
+import { codeSpan } from "../text.js";
 import { branchHead, type GitHubClient, type RepoRef } from "./publish.js";
 
 /** What GitHub showed about a head commit: the repository's own (and how we know), or not proven; plain text. */

@@ -9,7 +9,8 @@ import {
   type CheckRunOutput,
   type FoundCheckRun,
 } from "./check-run.js";
-import { fetchFailedJobLogs, parsePytestLog, type CiLogFacts } from "./ci-log.js";
+import type { CiLogFacts, Language } from "../lang/types.js";
+import { readCiFailure } from "./ci-log.js";
 import { readRepoConfig, type ConfigLookup } from "./config.js";
 import { headOwner, type HeadOwner } from "./head-owner.js";
 import { permissionOf } from "./permission.js";
@@ -54,8 +55,11 @@ export interface RepoHost {
   pullRequest(number: number): Promise<PullRequestInfo>;
   /** Whether GitHub shows the commit as this repository's own (a branch's tip, an open same-repository PR's head). */
   headOwner(sha: string, branch?: string): Promise<HeadOwner>;
-  /** Failing test ids and the failure excerpt from the failed Actions jobs of a run. */
-  ciFailure(ids: { checkRunId?: number; workflowRunId?: number }): Promise<CiLogFacts>;
+  /**
+   * Failing test ids and the failure excerpt from the failed Actions jobs of a run, read by
+   * the repository's language when it is known (else by the registry's languages in turn).
+   */
+  ciFailure(ids: { checkRunId?: number; workflowRunId?: number }, language?: Language): Promise<CiLogFacts>;
   checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
   /** Opens or updates the one fix pull request of the failing branch; idempotent (see publish.ts). */
   publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
@@ -122,9 +126,7 @@ export function createRepoHost(
       };
     },
     headOwner: (sha, branch) => headOwner(octokit, repo, sha, branch),
-    async ciFailure(ids) {
-      return parsePytestLog(await fetchFailedJobLogs(octokit, repo, ids));
-    },
+    ciFailure: (ids, language) => readCiFailure(octokit, repo, ids, language),
     async checkout(sha, options = {}) {
       const { cloneUrl } = await repository();
       return checkoutCommit({

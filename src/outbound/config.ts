@@ -1,7 +1,7 @@
 import { composeConfigGet } from "@probot/octokit-plugin-config";
 import type { Octokit } from "@octokit/core";
-import { UserError } from "../../errors.js";
-import { REPO_CONFIG_PATH, validateRepoConfig, type RepoConfig } from "../../repo-config.js";
+import { UserError } from "../errors.js";
+import { REPO_CONFIG_PATH, validateRepoConfig, type RepoConfig } from "../repo-config.js";
 import type { RepoRef } from "./publish.js";
 
 export type ConfigLookup = { config: RepoConfig } | { problem: string };

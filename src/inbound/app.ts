@@ -1,6 +1,6 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
-import type { HypofixJob } from "../../queue/job.js";
-import type { Enqueued } from "../../queue/queue.js";
+import type { HypofixJob } from "../queue/job.js";
+import type { Enqueued } from "../queue/queue.js";
 import {
   headMovedByPush,
   headMovedBySynchronize,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gitEnv } from "../../git-env.js";
+import { gitEnv } from "../git-env.js";
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { Lexer } from "marked";
-import type { HypofixJob } from "../../queue/job.js";
+import type { HypofixJob } from "../queue/job.js";
 
 /** Pure mapping from webhook payloads to jobs: what Hypofix reacts to, and why not. */
 

@@ -1,6 +1,6 @@
 import { applyPatch, parsePatch, type StructuredPatch } from "diff";
-import { forbiddenPath, normalizeRepoPath, type PathRules } from "../../debug/guards.js";
-import { UserError } from "../../errors.js";
+import { forbiddenPath, normalizeRepoPath, type PathRules } from "../debug/guards.js";
+import { UserError } from "../errors.js";
 import { REGULAR_MODES, type Checkout, type RegularMode, type TreeEntry } from "./checkout.js";
 
 /** One file of a fix as it goes into the commit: new content (null deletes it) and the mode it keeps. */
@@ -11,7 +11,7 @@ export interface FileChange {
 }
 
 const HINT =
-  "Hypofix patches only regular .py files under the source paths; the fix is reported, not published";
+  "Hypofix patches only regular source files of the repository's language under the source paths; the fix is reported, not published";
 
 const refuse = (why: string) => new UserError(`refused to publish the patch: ${why}`, HINT);
 

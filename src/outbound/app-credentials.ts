@@ -1,6 +1,6 @@
 import { getPrivateKey } from "@probot/get-private-key";
-import type { Config } from "../../config.js";
-import { UserError } from "../../errors.js";
+import type { Config } from "../config.js";
+import { UserError } from "../errors.js";
 
 export interface AppCredentials {
   appId: number;

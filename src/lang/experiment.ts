@@ -17,13 +17,43 @@ export type Experiment =
 
 export type ParsedExperiment = { ok: true; experiment: Experiment } | { ok: false; error: string };
 
-const EDIT_HELP =
-  'Edit experiments look like REPLACE(4, "old", "new") AND ADD(7, "print(x)") AND DEL(9, "old") AND RUN; ' +
-  "line numbers are those of the original file (optionally file:line); strings are in double or single quotes, " +
-  'with \\" for a quote inside.';
-const DEBUG_HELP =
-  "Debugger experiments look like b path/to/file.py:12 ;; c ;; p expression (one breakpoint, one or more p).";
-const FORMS_HELP = `${DEBUG_HELP} ${EDIT_HELP} A trace looks like trace path/to/file.py:Class.method.`;
+/** What the experiment language needs to know of a programming language: its files' extension and a statement. */
+export interface ExperimentSyntax {
+  /** The source files' extension without the dot (Python: `py`): a file in an experiment ends with it. */
+  extension: string;
+  /** A statement that prints `x`, for the help text (Python: `print(x)`). */
+  printStatement: string;
+}
+
+/** The help texts and file patterns of one syntax. */
+interface Forms {
+  edit: string;
+  debug: string;
+  forms: string;
+  ext: string;
+  /** `path.ext:` (captured) before a line number. */
+  fileAt: RegExp;
+  /** `path.ext:qualname`, both captured. */
+  traceAt: RegExp;
+}
+
+function formsOf(syntax: ExperimentSyntax): Forms {
+  const ext = syntax.extension;
+  const edit =
+    `Edit experiments look like REPLACE(4, "old", "new") AND ADD(7, ${JSON.stringify(syntax.printStatement)}) AND DEL(9, "old") AND RUN; ` +
+    "line numbers are those of the original file (optionally file:line); strings are in double or single quotes, " +
+    'with \\" for a quote inside.';
+  const debug = `Debugger experiments look like b path/to/file.${ext}:12 ;; c ;; p expression (one breakpoint, one or more p).`;
+  const escaped = ext.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return {
+    edit,
+    debug,
+    forms: `${debug} ${edit} A trace looks like trace path/to/file.${ext}:Class.method.`,
+    ext,
+    fileAt: new RegExp(`^(?:([^\\s,():"']+\\.${escaped}):)?(\\d+)`),
+    traceAt: new RegExp(`^(\\S+\\.${escaped}):([A-Za-z_][\\w.]*)$`),
+  };
+}
 
 const fail = (error: string): ParsedExperiment => ({ ok: false, error });
 
@@ -31,34 +61,35 @@ const fail = (error: string): ParsedExperiment => ({ ok: false, error });
 export const insideRepository = (file: string): boolean =>
   !file.startsWith("/") && !file.split("/").includes("..");
 
-/** Parses one experiment; strips the backticks a model wraps it in. */
-export function parseExperiment(input: string): ParsedExperiment {
+/** Parses one experiment about files of `syntax`; strips the backticks a model wraps it in. */
+export function parseExperiment(input: string, syntax: ExperimentSyntax): ParsedExperiment {
+  const f = formsOf(syntax);
   const text = input
     .trim()
     .replace(/^`+|`+$/g, "")
     .trim();
-  if (!text) return fail(`The experiment is empty. ${FORMS_HELP}`);
-  if (/^trace\s/i.test(text)) return parseTrace(text.replace(/^trace\s+/i, "").trim());
-  if (/^(REPLACE|ADD|DEL|RUN)\b/i.test(text) || /^[A-Z_]+\s*\(/.test(text)) return parseEdits(text);
-  if (/^(b|break)\s/.test(text) || text.includes(";;")) return parseDebugger(text);
-  return fail(`Unrecognised experiment "${abbreviate(text)}". ${FORMS_HELP}`);
+  if (!text) return fail(`The experiment is empty. ${f.forms}`);
+  if (/^trace\s/i.test(text)) return parseTrace(text.replace(/^trace\s+/i, "").trim(), f);
+  if (/^(REPLACE|ADD|DEL|RUN)\b/i.test(text) || /^[A-Z_]+\s*\(/.test(text)) return parseEdits(text, f);
+  if (/^(b|break)\s/.test(text) || text.includes(";;")) return parseDebugger(text, f);
+  return fail(`Unrecognised experiment "${abbreviate(text)}". ${f.forms}`);
 }
 
-function parseTrace(target: string): ParsedExperiment {
-  const m = /^(\S+\.py):([A-Za-z_][\w.]*)$/.exec(target);
+function parseTrace(target: string, f: Forms): ParsedExperiment {
+  const m = f.traceAt.exec(target);
   if (!m)
     return fail(
-      `A trace needs file.py:function, e.g. trace src/pkg/mod.py:Class.method (got "${abbreviate(target)}").`,
+      `A trace needs file.${f.ext}:function, e.g. trace src/pkg/mod.${f.ext}:Class.method (got "${abbreviate(target)}").`,
     );
   return { ok: true, experiment: { kind: "trace", file: m[1]!, qualname: m[2]! } };
 }
 
-function parseDebugger(text: string): ParsedExperiment {
+function parseDebugger(text: string, f: Forms): ParsedExperiment {
   let split: string[];
   try {
     split = splitOutsideQuotes(text, ";;");
   } catch (err) {
-    return fail(`${(err as Error).message} ${DEBUG_HELP}`);
+    return fail(`${(err as Error).message} ${f.debug}`);
   }
   let breakpoint: { file?: string; line: number } | undefined;
   const exprs: string[] = [];
@@ -69,22 +100,22 @@ function parseDebugger(text: string): ParsedExperiment {
     const word = m?.[1] ?? cmd;
     const arg = (m?.[2] ?? "").trim();
     if (word === "b" || word === "break") {
-      if (breakpoint) return fail(`Only one breakpoint per experiment is supported. ${DEBUG_HELP}`);
+      if (breakpoint) return fail(`Only one breakpoint per experiment is supported. ${f.debug}`);
       const m = /^(?:(\S+?):)?(\d+)$/.exec(arg);
-      if (!m) return fail(`The breakpoint "${abbreviate(arg)}" is not file.py:line. ${DEBUG_HELP}`);
+      if (!m) return fail(`The breakpoint "${abbreviate(arg)}" is not file.${f.ext}:line. ${f.debug}`);
       breakpoint = { file: m[1], line: Number(m[2]) };
       if (breakpoint.line < 1) return fail("Line numbers start at 1.");
     } else if (word === "c" || word === "cont" || word === "continue" || word === "run" || word === "r") {
-      if (arg) return fail(`"${word}" takes no argument. ${DEBUG_HELP}`);
+      if (arg) return fail(`"${word}" takes no argument. ${f.debug}`);
     } else if (word === "p" || word === "pp" || word === "print") {
-      if (!arg) return fail(`"${word}" needs an expression. ${DEBUG_HELP}`);
+      if (!arg) return fail(`"${word}" needs an expression. ${f.debug}`);
       exprs.push(word === "print" && /^\(.*\)$/s.test(arg) ? arg.slice(1, -1) : arg);
     } else {
-      return fail(`Unsupported debugger command "${abbreviate(cmd)}". ${DEBUG_HELP}`);
+      return fail(`Unsupported debugger command "${abbreviate(cmd)}". ${f.debug}`);
     }
   }
-  if (!breakpoint) return fail(`The experiment sets no breakpoint. ${DEBUG_HELP}`);
-  if (exprs.length === 0) return fail(`The experiment prints nothing. ${DEBUG_HELP}`);
+  if (!breakpoint) return fail(`The experiment sets no breakpoint. ${f.debug}`);
+  if (exprs.length === 0) return fail(`The experiment prints nothing. ${f.debug}`);
   return { ok: true, experiment: { kind: "debugger", ...breakpoint, exprs } };
 }
 
@@ -124,7 +155,10 @@ function abbreviate(s: string, max = 40): string {
 /** A tiny scanner for the edit DSL; every method returns an error message a model can act on. */
 class EditScanner {
   pos = 0;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly f: Forms,
+  ) {}
 
   atEnd(): boolean {
     this.ws();
@@ -154,7 +188,7 @@ class EditScanner {
       return undefined;
     }
     const found = this.pos < this.text.length ? `"${this.rest()}"` : "the end of the experiment";
-    return `Expected ${what} at column ${this.pos + 1}, found ${found}. ${EDIT_HELP}`;
+    return `Expected ${what} at column ${this.pos + 1}, found ${found}. ${this.f.edit}`;
   }
 
   /** A single- or double-quoted string with \n, \t, \\ and quote escapes. */
@@ -164,7 +198,7 @@ class EditScanner {
     const quote = text[this.pos];
     if (quote !== '"' && quote !== "'") {
       return {
-        error: `Expected a quoted string at column ${this.pos + 1}, found "${this.rest()}". ${EDIT_HELP}`,
+        error: `Expected a quoted string at column ${this.pos + 1}, found "${this.rest()}". ${this.f.edit}`,
       };
     }
     const start = this.pos;
@@ -183,16 +217,16 @@ class EditScanner {
         this.pos++;
       }
     }
-    return { error: `${unclosed(text, start)} ${EDIT_HELP}` };
+    return { error: `${unclosed(text, start)} ${this.f.edit}` };
   }
 
-  /** `12` or `path/to/file.py:12`. */
+  /** `12` or `path/to/file.ext:12`. */
   location(): { line: number; file?: string } | { error: string } {
     this.ws();
-    const m = /^(?:([^\s,():"']+\.py):)?(\d+)/.exec(this.text.slice(this.pos));
+    const m = this.f.fileAt.exec(this.text.slice(this.pos));
     if (!m) {
       return {
-        error: `Expected a line number at column ${this.pos + 1}, found "${this.rest()}". ${EDIT_HELP}`,
+        error: `Expected a line number at column ${this.pos + 1}, found "${this.rest()}". ${this.f.edit}`,
       };
     }
     this.pos += m[0].length;
@@ -227,26 +261,26 @@ function parseEdit(scan: EditScanner, op: "REPLACE" | "ADD" | "DEL"): Edit | { e
   const close = scan.expect(")", `")" closing ${op} (${op} takes ${arity + 1} arguments)`);
   if (close) return { error: close };
   if (op === "ADD") return { op, ...loc, stmt: strings[0]! };
-  if (strings[0] === "") return { error: `${op} at line ${loc.line} has an empty old text. ${EDIT_HELP}` };
+  if (strings[0] === "") return { error: `${op} at line ${loc.line} has an empty old text. ${scan.f.edit}` };
   return op === "REPLACE"
     ? { op, ...loc, old: strings[0]!, new: strings[1]! }
     : { op, ...loc, old: strings[0]! };
 }
 
 /** COMMAND(line, "str", ...) joined with AND, ending in RUN (which may be left out). */
-function parseEdits(text: string): ParsedExperiment {
-  const scan = new EditScanner(text);
+function parseEdits(text: string, f: Forms): ParsedExperiment {
+  const scan = new EditScanner(text, f);
   const edits: Edit[] = [];
   for (;;) {
     const start = scan.pos;
     const op = scan.word().toUpperCase();
     if (op === "RUN") {
-      if (!scan.atEnd()) return fail(`RUN must come last, but "${scan.rest(40)}" follows it. ${EDIT_HELP}`);
+      if (!scan.atEnd()) return fail(`RUN must come last, but "${scan.rest(40)}" follows it. ${scan.f.edit}`);
       break;
     }
     if (op !== "REPLACE" && op !== "ADD" && op !== "DEL") {
       const found = text.slice(start).trim() || "the end of the experiment";
-      return fail(`Unknown edit command at column ${start + 1}: "${abbreviate(found, 20)}". ${EDIT_HELP}`);
+      return fail(`Unknown edit command at column ${start + 1}: "${abbreviate(found, 20)}". ${scan.f.edit}`);
     }
     const edit = parseEdit(scan, op);
     if ("error" in edit) return fail(edit.error);
@@ -255,10 +289,10 @@ function parseEdits(text: string): ParsedExperiment {
     if (joiner === "AND") continue;
     // A missing final RUN is implied.
     if ((joiner === "RUN" || joiner === "") && scan.atEnd()) break;
-    return fail(`Expected AND or RUN after ${op}(...) at column ${scan.pos + 1}. ${EDIT_HELP}`);
+    return fail(`Expected AND or RUN after ${op}(...) at column ${scan.pos + 1}. ${scan.f.edit}`);
   }
   if (edits.length === 0)
-    return fail(`RUN alone changes nothing: add at least one REPLACE, ADD or DEL. ${EDIT_HELP}`);
+    return fail(`RUN alone changes nothing: add at least one REPLACE, ADD or DEL. ${scan.f.edit}`);
   return { ok: true, experiment: { kind: "edit", edits } };
 }
 
@@ -355,4 +389,29 @@ function indentationAt(lines: string[], idx: number): string {
     if (line.trim() !== "") return /^\s*/.exec(line)![0];
   }
   return "";
+}
+
+/*
+ * Observation wording every language's runtime shares (AutoSD's and LDB's), so engines can
+ * read an observation back whatever the language.
+ */
+
+/** The edit-and-run observation of a test that passed. */
+export const NO_EXCEPTION = "[No exception triggered]";
+/** Values a debugger experiment reports at most. */
+export const MAX_VALUES = 100;
+
+type Value = { value: string } | { error: string };
+const valueText = (v: Value) => ("value" in v ? v.value : v.error);
+
+/** One expression's values over every hit: the value itself for one hit, AutoSD's loop sentence for several. */
+export function renderValues(values: Value[], totalHits: number): string {
+  const first = values[0];
+  if (!first) return "";
+  if (values.length === 1) return valueText(first);
+  if ("error" in first && values.every((v) => "error" in v && v.error === first.error)) {
+    return `${first.error} (at each of the ${totalHits} executions)`;
+  }
+  const list = `At each loop execution, the expression was: [${values.map(valueText).join(", ")}]`;
+  return totalHits > values.length ? `${list} (the first ${values.length} of ${totalHits} executions)` : list;
 }
