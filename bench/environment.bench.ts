@@ -11,6 +11,8 @@ import { environmentPhase } from "../src/pipeline/environment.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { dockerClient } from "../src/sandbox/docker.js";
 import { createSandbox } from "../src/sandbox/index.js";
+import { hostAddress } from "../test/helpers/host-address.js";
+import { servePackageMirror } from "./lib/package-mirror.js";
 import { summarize } from "./lib/stats.js";
 import { buildWheel } from "./lib/wheel.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
@@ -99,14 +101,21 @@ const environmentBench: Benchmark = {
   async run({ subset }: BenchOptions): Promise<BenchResult> {
     const cold = subset === "quick" ? 2 : 5;
     const cached = subset === "quick" ? 3 : 10;
-    const config = loadConfig();
     const work = await mkdtemp(path.join(tmpdir(), "hypofix-bench-env-"));
     const deps = path.join(work, "deps");
     const plain = path.join(work, "plain");
     await cp(fixture("env-deps"), deps, { recursive: true });
     await cp(fixture("env-src"), plain, { recursive: true });
-    await buildWheel(path.join(deps, "vendor"), "hypofix-shiny", "1.0", {
+    // env-deps installs hypofix-shiny from a company mirror: ours, on this host, through the egress proxy.
+    await buildWheel(path.join(work, "wheels"), "hypofix-shiny", "1.0", {
       "shiny/__init__.py": "def double(x):\n    return 2 * x\n",
+    });
+    const host = await hostAddress();
+    const mirror = await servePackageMirror(path.join(work, "wheels"), host.address);
+    const config = loadConfig({
+      ...process.env,
+      HYPOFIX_PIP_INDEX_URL: `${mirror.url}/simple/`,
+      HYPOFIX_SETUP_ALLOW_HOSTS: "",
     });
     const images = new Set<string>();
     const depsTest = "tests/test_pricing.py::test_drops_values_over_the_limit";
@@ -172,6 +181,8 @@ const environmentBench: Benchmark = {
           .getImage(image)
           .remove({ force: true })
           .catch(() => undefined);
+      mirror.close();
+      await host.remove();
       await rm(work, { recursive: true, force: true });
     }
   },

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Hypofix, reusing what exists: node_modules, the
 # Docker engine (docker.io from Debian, dockerd started), the sandbox images for
-# Python 3.9, 3.11 and 3.13 (built offline with debootstrap, in parallel, when a tag
-# is absent; the default tag points at 3.11), host python3 with pytest and
-# coverage (the `local` sandbox and benchmarks use it) and, unless `--cli`,
-# Redis on 127.0.0.1:6379 (the App's queue and its tests).
+# Python 3.9, 3.11 and 3.13 and the setup's egress proxy image (built offline with
+# debootstrap, in parallel, when a tag is absent; the default tag points at 3.11),
+# host python3 with pytest and coverage (the `local` sandbox and benchmarks use it)
+# and, unless `--cli`, Redis on 127.0.0.1:6379 (the App's queue and its tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_redis=1
 [ "${1:-}" = "--cli" ] && with_redis=0
 
 IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:2}"
+EGRESS_IMAGE="${HYPOFIX_EGRESS_IMAGE:-hypofix/egress-proxy:1}"
 PYTHONS=(3.9 3.11 3.13)
 DEFAULT_PYTHON=3.11
 log() { echo "provision: $*" >&2; }
@@ -39,30 +40,35 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/hypofix-dockerd.log"; exit 2; }
 fi
 
-missing_images=()
+# One build job per missing image.
+jobs=()
 for v in "${PYTHONS[@]}"; do
-  docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || missing_images+=("$v")
+  docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || jobs+=("python$v")
 done
-if [ ${#missing_images[@]} -gt 0 ]; then
+docker image inspect "$EGRESS_IMAGE" >/dev/null 2>&1 || jobs+=("egress")
+if [ ${#jobs[@]} -gt 0 ]; then
   # The builds wait on the mirror more than on the CPU: in parallel they take about as long as one.
-  log "building sandbox images for Python ${missing_images[*]} offline, in parallel (minutes, once)"
+  log "building images offline, in parallel (minutes, once): ${jobs[*]}"
   started=$(date +%s)
   logs="$(mktemp -d)"
   pids=()
-  for v in "${missing_images[@]}"; do
-    bash docker/build-sandbox-image-offline.sh --python "$v" "$IMAGE-py$v" >"$logs/$v.log" 2>&1 &
+  for job in "${jobs[@]}"; do
+    case "$job" in
+      python*) bash docker/build-sandbox-image-offline.sh --python "${job#python}" "$IMAGE-py${job#python}" ;;
+      egress) bash docker/build-egress-proxy-image-offline.sh "$EGRESS_IMAGE" ;;
+    esac >"$logs/$job.log" 2>&1 &
     pids+=($!)
   done
   failed=0
   for i in "${!pids[@]}"; do
     if ! wait "${pids[$i]}"; then
       failed=1
-      cat "$logs/${missing_images[$i]}.log" >&2
+      cat "$logs/${jobs[$i]}.log" >&2
     fi
   done
   rm -rf "$logs"
-  [ $failed = 0 ] || { log "building a sandbox image failed (see above)"; exit 2; }
-  log "built ${missing_images[*]} in $(($(date +%s) - started)) s"
+  [ $failed = 0 ] || { log "building an image failed (see above)"; exit 2; }
+  log "built ${jobs[*]} in $(($(date +%s) - started)) s"
 fi
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   docker tag "$IMAGE-py$DEFAULT_PYTHON" "$IMAGE"

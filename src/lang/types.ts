@@ -484,7 +484,7 @@ export interface EnvironmentSpec {
   }): VersionChoice;
   /** The setup when the configuration names none, from the dependency files; undefined: none. */
   detectSetup(dependencyFiles: ReadonlyMap<string, string>): SetupPlan | undefined;
-  /** Variables the setup commands get under this configuration (Python: pip's index settings). */
+  /** Variables the setup commands get (credential-free: mirrors and their credentials reach the setup only through the egress proxy). */
   setupEnv(config: Config): Record<string, string>;
 }
 

@@ -153,6 +153,7 @@ async function dockerEnvironment(
         limits: config.sandbox.limits,
         setupTimeoutMs: config.environment.setupTimeoutMs,
         setupEnv: spec.setupEnv(config),
+        egress: config.environment.egress,
         cacheBytes: config.environment.cacheBytes,
         ...(input.jobId ? { jobId: input.jobId } : {}),
       },

@@ -76,15 +76,13 @@ export const python: Language = {
       });
     },
     detectSetup,
-    // pip's own variables for a company mirror.
-    setupEnv: ({ environment: { pip } }) => ({
+    // pip's quiet, cache-free defaults; a company mirror reaches pip through the egress proxy's
+    // credential-free URLs (sandbox/egress.ts), never from here.
+    setupEnv: () => ({
       PIP_NO_CACHE_DIR: "1",
       PIP_DISABLE_PIP_VERSION_CHECK: "1",
       PIP_NO_INPUT: "1",
       PIP_PROGRESS_BAR: "off",
-      ...(pip.indexUrl ? { PIP_INDEX_URL: pip.indexUrl } : {}),
-      ...(pip.extraIndexUrl ? { PIP_EXTRA_INDEX_URL: pip.extraIndexUrl } : {}),
-      ...(pip.trustedHost ? { PIP_TRUSTED_HOST: pip.trustedHost } : {}),
     }),
   },
   configKeys: {
