@@ -162,12 +162,24 @@ export async function listen(
 }
 
 /**
+ * The path as Probot's webhook middleware matches it (trailing slashes of the whole URL
+ * dropped, then parsed), so that every request it would read is bounded here first.
+ */
+function webhookPathOf(req: IncomingMessage): string | undefined {
+  try {
+    return new URL((req.url ?? "").replace(/\/+$/, "") || "/", "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A webhook POST's body, read up to MAX_WEBHOOK_BYTES and counted as it streams (raw-body):
  * a declared or streamed length past it is a 413 before anything more is kept, and the
  * connection is closed soon after. The text is handed to Probot's middleware as `req.body`.
  */
 async function boundedBody(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  if (req.method !== "POST" || pathOf(req) !== WEBHOOK_PATH) return true;
+  if (req.method !== "POST" || webhookPathOf(req) !== WEBHOOK_PATH) return true;
   try {
     const body = await getRawBody(req, {
       limit: MAX_WEBHOOK_BYTES,

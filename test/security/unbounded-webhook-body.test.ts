@@ -49,7 +49,7 @@ describe("the webhook body is bounded while it streams", () => {
    * server takes them, until it answers; returns its status, what was sent, and the
    * server's peak resident memory above where it started.
    */
-  const flood = (total: number, declareLength: boolean) =>
+  const flood = (total: number, declareLength: boolean, path = "/api/github/webhooks") =>
     new Promise<{ status: number; sent: number; growth: number }>((resolve, reject) => {
       const pid = served.child.pid!;
       const start = rss(pid);
@@ -62,7 +62,7 @@ describe("the webhook body is bounded while it streams", () => {
         host: "127.0.0.1",
         port,
         method: "POST",
-        path: "/api/github/webhooks",
+        path,
         headers: {
           ...deliveryHeaders("workflow_run", "{}", SECRET),
           ...(declareLength ? { "content-length": String(total) } : {}),
@@ -108,6 +108,13 @@ describe("the webhook body is bounded while it streams", () => {
     const { status, growth } = await flood(300 * MB, true);
     expect(status, `the server grew by ${Math.round(growth / MB)} MB`).toBe(413);
     expect(growth, `the server grew by ${Math.round(growth / MB)} MB`).toBeLessThan(100 * MB);
+  }, 120_000);
+
+  it("bounds the body at every spelling of the path the webhook handler answers", async () => {
+    for (const path of ["/api/github/webhooks//", "/api/github/webhooks?x=/"]) {
+      const { status, growth } = await flood(300 * MB, false, path);
+      expect(status, `${path}: the server grew by ${Math.round(growth / MB)} MB`).toBe(413);
+    }
   }, 120_000);
 
   it("the other side: a body under the cap is read and checked (a bad signature is a 400, not a 413)", async () => {
