@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Handler, NextFunction, Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
+import type { Logger } from "pino";
 import { basicAuthMatches, type Credentials } from "./basic-auth.js";
 
 /** Failed logins one client address may make per window before every request of it waits. */
@@ -33,7 +34,7 @@ export function sameOrigin(req: IncomingMessage): boolean {
  * password included; basic auth; and a request that changes state must come from the
  * dashboard's own origin, since a browser sends the saved credentials with any site's form.
  */
-export function dashboardGuard(credentials: Credentials): Handler[] {
+export function dashboardGuard(credentials: Credentials, log: Logger): Handler[] {
   const frameDenied: Handler = (_req, res, next) => {
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Content-Security-Policy", "frame-ancestors 'none'");
@@ -48,6 +49,11 @@ export function dashboardGuard(credentials: Credentials): Handler[] {
     standardHeaders: "draft-8",
     legacyHeaders: false,
     message: "too many failed logins; try again later\n",
+    // Its configuration warnings (a proxy's X-Forwarded-For, say) as one log line each, never a stack on stderr.
+    logger: {
+      warn: (err, message) => log.warn({ err: String(err) }, message ?? "dashboard rate limit"),
+      error: (err, message) => log.error({ err: String(err) }, message ?? "dashboard rate limit"),
+    },
   });
   const authenticated: Handler = (req, res, next) => {
     if (basicAuthMatches(req.headers.authorization, credentials)) return next();

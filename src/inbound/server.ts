@@ -93,7 +93,7 @@ function dashboardRoutes(queue: JobQueue, credentials: Credentials, log: Logger)
   createBullBoard({ queues: [new BullMQAdapter(queue.queue)], serverAdapter: board });
   const app = express();
   app.disable("x-powered-by");
-  app.use(...dashboardGuard(credentials));
+  app.use(...dashboardGuard(credentials, log));
   app.get("/", (_req, res, next) => {
     statusPage(queue).then((html) => void res.type("html").send(html), next);
   });

@@ -6,9 +6,11 @@
 // (express-rate-limit). Real HTTP server, real Redis queue.
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FAILED_LOGINS_PER_WINDOW } from "../../src/inbound/dashboard-guard.js";
+import { createLogger } from "../../src/log.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
+import { logSink } from "../helpers/log-sink.js";
 import { startTestServer } from "../helpers/webhook-server.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -105,6 +107,30 @@ describe("the dashboard refuses cross-site writes, framing and password guessing
       expect(res.headers.get("x-frame-options"), path).toBe("DENY");
       expect(res.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'");
     }
+  });
+
+  it("says once, in one log line, that a proxy's X-Forwarded-For is not trusted (never a stack on stderr)", async () => {
+    const { lines, sink } = logSink();
+    const { server, url } = await startTestServer(queue, {
+      dashboard: CREDENTIALS,
+      log: createLogger("warn", sink),
+    });
+    servers.push(server);
+    const stderr = vi.spyOn(console, "error");
+    const warned = vi.spyOn(console, "warn");
+    try {
+      const res = await fetch(`${url}/`, {
+        headers: { authorization: admin, "x-forwarded-for": "203.0.113.9" },
+      });
+      expect(res.status).toBe(200);
+      expect(stderr).not.toHaveBeenCalled();
+      expect(warned).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+      warned.mockRestore();
+    }
+    const logged = lines.map((l) => JSON.parse(l) as { msg: string; err?: string });
+    expect(logged).toEqual([expect.objectContaining({ err: expect.stringContaining("X-Forwarded-For") })]);
   });
 
   it("rate-limits failed logins: past the limit even the right password waits; successful ones never count", async () => {
