@@ -27,7 +27,7 @@ export const LAYERS: { name: string; paths: string[] }[] = [
   { name: "report", paths: ["report/"] },
   {
     name: "base",
-    paths: ["config.ts", "errors.ts", "log.ts", "result.ts", "text.ts", "metrics.ts"],
+    paths: ["config.ts", "errors.ts", "log.ts", "result.ts", "text.ts", "metrics.ts", "git-env.ts"],
   },
 ];
 

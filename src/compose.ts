@@ -15,7 +15,7 @@ import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { metrics } from "./metrics.js";
 import { appCredentials } from "./outbound/app-credentials.js";
-import type { GitHubClient } from "./outbound/publish.js";
+import type { CommentIds, GitHubClient } from "./outbound/publish.js";
 import { createRepoHost } from "./outbound/repo-host.js";
 import { removeStaleCheckouts } from "./outbound/stale-checkouts.js";
 import {
@@ -28,6 +28,7 @@ import {
 import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
+import { redisCommentIds } from "./queue/comment-ids.js";
 import { redisTokenLedger } from "./queue/repo-limits.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
@@ -221,12 +222,14 @@ export function explainRepository(
 /**
  * The worker's real dependencies: Probot's installation auth, the pipeline, the audit. Always the Docker
  * sandbox. `ledger` gives each repository's daily token count; every model call of its jobs counts against it.
+ * `commentIds` remembers each repository's keyed comments, so a reply is found again in one request.
  */
 export function workerDeps(
   probot: Probot,
   config: Config,
   log: Logger,
   ledger: (repository: string) => TokenLedger,
+  commentIds?: (repository: string) => CommentIds,
 ): ProcessorDeps {
   const engine = defaultEngine(config);
   return {
@@ -244,6 +247,7 @@ export function workerDeps(
         data.token,
         repo,
         config.env.APP_ID ? Number(config.env.APP_ID) : undefined,
+        commentIds?.(`${repo.owner}/${repo.repo}`),
       );
     },
     async fix(request) {
@@ -325,8 +329,12 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   const keys = queueKeys(config.env.HYPOFIX_QUEUE_NAME);
   const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
   redis.on("error", () => undefined);
-  const deps = workerDeps(probot, config, log, (repository) =>
-    redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
+  const deps = workerDeps(
+    probot,
+    config,
+    log,
+    (repository) => redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
+    (repository) => redisCommentIds(redis, keys, repository),
   );
   const processor = createJobProcessor(deps);
   const worker = startWorker({

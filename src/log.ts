@@ -18,6 +18,14 @@ const SECRET_TEXT: readonly (readonly [RegExp, string])[] = [
   [/\b(Authorization:\s*\w+\s+)\S+/gi, `$1${CENSOR}`],
   // The user-info of a URL: `https://x-access-token:TOKEN@github.com/...`, `redis://:pw@host`.
   [/\b([a-z][a-z\d+.-]*:\/\/)[^\s/@:]*:[^\s/@]*@/gi, `$1${CENSOR}@`],
+  // A private key in PEM, whole or cut off where a message ends.
+  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, CENSOR],
+  // OpenAI-style API keys (`sk-…`, `sk-proj-…`); 16 characters at least, so `sk-learn` stays.
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, CENSOR],
+  // A bare JWT (an App's token, an OIDC token): base64url JSON header and payload, signature.
+  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, CENSOR],
+  // `api-key: …`, `x-api-key=…`, `password: …`, `client_secret=…` in running text.
+  [/(?<![A-Za-z0-9])((?:x-)?api[-_]?key|passw(?:or)?d|secret)(\s*[:=]\s*)[^\s'",;]+/gi, `$1$2${CENSOR}`],
 ];
 
 function redactText(text: string): string {

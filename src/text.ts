@@ -8,6 +8,8 @@
 /** Quotes one line of code: a backtick run longer than any inside it; newlines become spaces. */
 export function codeSpan(text: string): string {
   const line = text.replace(/\s*\n\s*/g, " ");
+  // "``" is no empty code span but an opening run that a later one would close.
+  if (line === "") return "` `";
   const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = "`".repeat(longest + 1);
   const pad = line.startsWith("`") || line.endsWith("`") || longest > 0 ? " " : "";

@@ -53,6 +53,26 @@ describe("redactSecrets", () => {
     });
   });
 
+  it("masks PEM blocks, sk- keys, bare JWTs and api-key/password values in running text (issue 23)", () => {
+    const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx2f\nq9Zb==\n-----END RSA PRIVATE KEY-----";
+    const jwt = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIxMjM0NSJ9.c2lnbmF0dXJlLWJ5dGVz";
+    const record = {
+      pem: `could not parse ${pem} as a key`,
+      cut: `key starts -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC`,
+      openai: "401 from the model: Incorrect API key provided: sk-proj-AbCdEf0123456789xyzXYZ_-q",
+      jwt: `app token ${jwt} rejected`,
+      header:
+        "curl -H 'x-api-key: 9f8e7d6c5b4a3210' and api_key=abc123def456 and password: hunter2 client_secret=s3cr3t",
+    };
+    expect(redactSecrets(record)).toEqual({
+      pem: `could not parse ${CENSOR} as a key`,
+      cut: `key starts ${CENSOR}`,
+      openai: `401 from the model: Incorrect API key provided: ${CENSOR}`,
+      jwt: `app token ${CENSOR} rejected`,
+      header: `curl -H 'x-api-key: ${CENSOR}' and api_key=${CENSOR} and password: ${CENSOR} client_secret=${CENSOR}`,
+    });
+  });
+
   it("leaves harmless keys and values alone", () => {
     const record = {
       tokenizer: "tokenizer",
@@ -66,6 +86,8 @@ describe("redactSecrets", () => {
       url: "https://github.com/o/r/pull/1",
       ssh: "git@github.com:o/r.git",
       text: "the bearer of a token said: basic block at 0x1f",
+      words: "sk-learn and the api key rotation; password reset; eyJ is how base64 JSON starts",
+      certificate: "-----BEGIN CERTIFICATE----- is public",
     };
     expect(redactSecrets(record)).toEqual(record);
   });

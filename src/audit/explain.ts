@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { extract } from "tar-fs";
 import { UserError } from "../errors.js";
+import { gitEnv } from "../git-env.js";
 import type { ChatModel } from "../llm/types.js";
 import type { EngineKind } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
@@ -17,7 +18,11 @@ const run = promisify(execFile);
 const GIT_BUFFER = 64 * 1024 * 1024;
 
 async function git(repoDir: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", ["-C", repoDir, ...args], { maxBuffer: GIT_BUFFER, encoding: "utf8" });
+  const { stdout } = await run("git", ["-C", repoDir, ...args], {
+    maxBuffer: GIT_BUFFER,
+    encoding: "utf8",
+    env: gitEnv(),
+  });
   return stdout;
 }
 
@@ -37,6 +42,7 @@ async function archive(repoDir: string, sha: string, dir: string): Promise<void>
   await mkdir(dir, { recursive: true });
   const child = spawn("git", ["-C", repoDir, "archive", "--format=tar", sha], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: gitEnv(),
   });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));

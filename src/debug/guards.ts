@@ -74,6 +74,11 @@ export function forbiddenPath(file: string, rules: PathRules): string | undefine
   if (!rules.files.isSourceFile(normal)) return `${file} is not ${rules.files.sourceFiles}`;
   if (rules.files.isTestFile(normal) || rules.testFiles?.includes(normal))
     return `${file} is a test file: a fix that only works by changing the test is reported, not proposed`;
+  if (
+    rules.files.isToolFile?.(normal.toLowerCase()) &&
+    !rules.sourcePaths.some((p) => normalizeRepoPath(p) === normal)
+  )
+    return `${file} is run by CI or its tools outside the tests: name it in source_paths to let a patch change it`;
   if (rules.ignorePaths.some((p) => within(normal, p))) return `${file} is in an ignored path`;
   if (rules.sourcePaths.length > 0 && !rules.sourcePaths.some((p) => within(normal, p))) {
     return `${file} is outside the configured source paths (${rules.sourcePaths.join(", ")})`;

@@ -3,14 +3,20 @@ import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import express from "express";
+import getRawBody from "raw-body";
 import { createNodeMiddleware, type Probot } from "probot";
 import type { Logger } from "pino";
 import type { Metrics } from "../metrics.js";
 import type { JobQueue } from "../queue/queue.js";
 import { hypofixApp } from "./app.js";
-import { basicAuthMatches, type Credentials } from "./basic-auth.js";
+import type { Credentials } from "./basic-auth.js";
+import { dashboardGuard } from "./dashboard-guard.js";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
+/** GitHub caps a delivery's payload at 25 MB: a longer body is no delivery of GitHub's. */
+export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+/** How long a refused body is still read (and dropped) before its connection is closed. */
+const LINGER_MS = 2_000;
 export const BULL_BOARD_PATH = "/admin/queues";
 
 /** Named reachability checks for `/readyz` (e.g. redis, docker); all must pass. */
@@ -80,34 +86,35 @@ export function probeRoutes(options: { metrics?: Metrics; checks: ReadinessCheck
   };
 }
 
-/** The status page at `/` and Bull Board under BULL_BOARD_PATH, behind basic auth. */
-function dashboardRoutes(queue: JobQueue, credentials: Credentials): Handler {
+/** The status page at `/` and Bull Board under BULL_BOARD_PATH, behind the dashboard's guards (basic auth first). */
+function dashboardRoutes(queue: JobQueue, credentials: Credentials, log: Logger): Handler {
   const board = new ExpressAdapter();
   board.setBasePath(BULL_BOARD_PATH);
   createBullBoard({ queues: [new BullMQAdapter(queue.queue)], serverAdapter: board });
   const app = express();
   app.disable("x-powered-by");
+  app.use(...dashboardGuard(credentials, log));
+  app.get("/", (_req, res, next) => {
+    statusPage(queue).then((html) => void res.type("html").send(html), next);
+  });
   app.use(BULL_BOARD_PATH, board.getRouter() as express.Router);
+  // One log line and a plain 500, as for every other route (never express's page with a stack).
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    log.error({ path: pathOf(req), err: err instanceof Error ? err.message : String(err) }, "request failed");
+    reply(res, 500, "text/plain", "internal error\n");
+  });
   return async (req, res) => {
     const path = pathOf(req);
     const isBoard = path === BULL_BOARD_PATH || path.startsWith(`${BULL_BOARD_PATH}/`);
     if (!isBoard && !(path === "/" && req.method === "GET")) return false;
-    if (!basicAuthMatches(req.headers.authorization, credentials)) {
-      res.writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Basic realm="hypofix"' });
-      res.end("authentication required\n");
-      return true;
-    }
-    if (isBoard) {
-      await new Promise<void>((resolve) => {
-        res.once("finish", resolve);
-        res.once("close", resolve);
-        app(req as express.Request, res as express.Response, () => {
-          reply(res, 404, "text/plain", "not found\n");
-        });
+    await new Promise<void>((resolve) => {
+      res.once("finish", resolve);
+      res.once("close", resolve);
+      app(req as express.Request, res as express.Response, () => {
+        reply(res, 404, "text/plain", "not found\n");
       });
-      return true;
-    }
-    return reply(res, 200, "text/html; charset=utf-8", await statusPage(queue));
+    });
+    return true;
   };
 }
 
@@ -154,6 +161,46 @@ export async function listen(
   return server;
 }
 
+/**
+ * The path as Probot's webhook middleware matches it (trailing slashes of the whole URL
+ * dropped, then parsed), so that every request it would read is bounded here first.
+ */
+function webhookPathOf(req: IncomingMessage): string | undefined {
+  try {
+    return new URL((req.url ?? "").replace(/\/+$/, "") || "/", "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A webhook POST's body, read up to MAX_WEBHOOK_BYTES and counted as it streams (raw-body):
+ * a declared or streamed length past it is a 413 before anything more is kept, and the
+ * connection is closed soon after. The text is handed to Probot's middleware as `req.body`.
+ */
+async function boundedBody(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== "POST" || webhookPathOf(req) !== WEBHOOK_PATH) return true;
+  try {
+    const body = await getRawBody(req, {
+      limit: MAX_WEBHOOK_BYTES,
+      length: req.headers["content-length"],
+      encoding: "utf8",
+    });
+    (req as IncomingMessage & { body?: string }).body = body;
+    return true;
+  } catch (err) {
+    const status = (err as { status?: number }).status ?? 400;
+    // What is still coming is dropped unread for a moment, so the sender reads the answer
+    // before the connection closes (closing with unread data resets it first).
+    req.resume();
+    const linger = setTimeout(() => req.destroy(), LINGER_MS).unref();
+    req.once("end", () => clearTimeout(linger));
+    res.writeHead(status, { "content-type": "text/plain" });
+    res.end(status === 413 ? `payload over ${MAX_WEBHOOK_BYTES} bytes\n` : "unreadable body\n");
+    return false;
+  }
+}
+
 /** Webhooks at WEBHOOK_PATH (signature checked by Probot), the probes, and the dashboard when configured. */
 export async function startWebhookServer(options: WebhookServerOptions): Promise<Server> {
   const webhooks = await createNodeMiddleware(hypofixApp(options.queue, options.ownAppId), {
@@ -161,13 +208,10 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     webhooksPath: WEBHOOK_PATH,
   });
   const handlers: Handler[] = [
-    async (req, res) => Boolean(await webhooks(req, res)),
+    async (req, res) => !(await boundedBody(req, res)) || Boolean(await webhooks(req, res)),
     probeRoutes({ checks: options.checks ?? {}, ...(options.metrics ? { metrics: options.metrics } : {}) }),
   ];
-  if (options.dashboard) handlers.push(dashboardRoutes(options.queue, options.dashboard));
-  return listen(handlers, {
-    port: options.port,
-    ...(options.host ? { host: options.host } : {}),
-    log: options.log ?? options.probot.log,
-  });
+  const log = options.log ?? options.probot.log;
+  if (options.dashboard) handlers.push(dashboardRoutes(options.queue, options.dashboard, log));
+  return listen(handlers, { port: options.port, ...(options.host ? { host: options.host } : {}), log });
 }

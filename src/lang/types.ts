@@ -412,6 +412,12 @@ export interface FileRules {
    * `setup.py`): a patch never touches them, beside the CI and build files every language has.
    */
   isBuildFile(lowerPath: string): boolean;
+  /**
+   * Source files that CI or the language's tools run outside the tests (path lowercased; Python:
+   * task runners' `tasks.py`, Sphinx's `docs/conf.py`): patched only when `source_paths` names
+   * the file itself. Absent: none.
+   */
+  isToolFile?(lowerPath: string): boolean;
   /** The file a test id's test is defined in (Python: the node id's part before `::`). */
   testFileOf(testId: string): string;
 }

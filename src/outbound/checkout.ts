@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { gitEnv } from "../git-env.js";
 
 const run = promisify(execFile);
 
@@ -46,24 +47,6 @@ function objectId(id: string): string {
 
 /** No repository file the host reads needs more. */
 const MAX_BLOB = 4 * 1024 * 1024;
-
-/**
- * git's environment: nothing of the worker's (no GIT_* variables, credential
- * helpers, askpass programs or HOME configuration), so only what a command is
- * given reaches it. Pathspecs are literal: a repository path is never a pattern.
- */
-export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: "/nonexistent",
-    LANG: "C",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_LITERAL_PATHSPECS: "1",
-    ...extra,
-  };
-}
 
 /** The token as an HTTP header for requests to the clone URL only, through the environment (never argv or .git/config). */
 function authEnv(cloneUrl: string, token: string | undefined): Record<string, string> {

@@ -80,7 +80,12 @@ const oneLine = (title: string) => title.replace(/\s+/g, " ").trim();
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
-async function branchHead(octokit: GitHubClient, repo: RepoRef, branch: string): Promise<string | undefined> {
+/** The commit a branch points at, or undefined when there is no such branch. */
+export async function branchHead(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  branch: string,
+): Promise<string | undefined> {
   try {
     const { data } = await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` });
     // getRef answers a prefix with a list of refs; only an exact match is the branch.
@@ -270,9 +275,21 @@ export function ownComment(
 }
 
 /**
+ * Where the ids of Hypofix's keyed comments on one repository are remembered, so that
+ * finding one again is one request, not a listing of every comment on the pull request
+ * (which anyone can fill). A lost or stale id only costs the listing.
+ */
+export interface CommentIds {
+  get(issueNumber: number, key: string): Promise<number | undefined>;
+  set(issueNumber: number, key: string, id: number): Promise<void>;
+}
+
+/**
  * Posts a comment once per key: a re-run finds its earlier comment by the hidden
  * marker and leaves it (or updates it when the text changed) instead of posting again.
  * Only our own comment counts, so nobody can quote the marker to silence Hypofix.
+ * With `ids`, the comment is looked up by the id remembered for its key, and the
+ * comments are listed only when there is none or it is gone.
  */
 export async function upsertComment(
   octokit: GitHubClient,
@@ -281,23 +298,51 @@ export async function upsertComment(
   key: string,
   text: string,
   appId?: number,
+  ids?: CommentIds,
 ): Promise<{ url: string; action: "posted" | "updated" | "unchanged" }> {
   const mark = commentMark(key);
   const body = `${fitBody(text)}\n\n${mark}\n`;
-  const existing = (
-    await octokit.paginate(octokit.rest.issues.listComments, {
-      ...repo,
-      issue_number: issueNumber,
-      per_page: 100,
-    })
-  ).find((c) => ownComment(c, appId) && (c.body ?? "").includes(mark));
+  const isOurs = (c: Parameters<typeof ownComment>[0] & { body?: string | null }) =>
+    ownComment(c, appId) && (c.body ?? "").includes(mark);
+  const remembered = await rememberedComment(octokit, repo, ids, issueNumber, key);
+  const existing =
+    remembered && isOurs(remembered)
+      ? remembered
+      : (
+          await octokit.paginate(octokit.rest.issues.listComments, {
+            ...repo,
+            issue_number: issueNumber,
+            per_page: 100,
+          })
+        ).find(isOurs);
   if (existing) {
+    if (existing.id !== remembered?.id) await ids?.set(issueNumber, key, existing.id);
     if (existing.body === body) return { url: existing.html_url, action: "unchanged" };
     await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
     return { url: existing.html_url, action: "updated" };
   }
   const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+  await ids?.set(issueNumber, key, data.id);
   return { url: data.html_url, action: "posted" };
+}
+
+/** The comment whose id is remembered for `key`, if it still exists (the caller checks it is still ours). */
+async function rememberedComment(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  ids: CommentIds | undefined,
+  issueNumber: number,
+  key: string,
+) {
+  const id = await ids?.get(issueNumber, key);
+  if (id === undefined) return undefined;
+  try {
+    const { data } = await octokit.rest.issues.getComment({ ...repo, comment_id: id });
+    return data;
+  } catch (err) {
+    if (status(err) === 404) return undefined;
+    throw err;
+  }
 }
 
 /** Whether `later` is `earlier` or a descendant of it (a green run on an older commit says nothing about the fix). */

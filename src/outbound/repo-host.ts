@@ -12,6 +12,7 @@ import {
 import type { CiLogFacts, Language } from "../lang/types.js";
 import { readCiFailure } from "./ci-log.js";
 import { readRepoConfig, type ConfigLookup } from "./config.js";
+import { headOwner, type HeadOwner } from "./head-owner.js";
 import { permissionOf } from "./permission.js";
 import {
   closeFixPullRequest,
@@ -22,6 +23,7 @@ import {
   upsertComment,
   type BlockedFix,
   type CheckOutcome,
+  type CommentIds,
   type FixPullRequest,
   type GitHubClient,
   type PublishedFix,
@@ -38,6 +40,8 @@ export interface PullRequestInfo {
   /** The head branch, when it lives in this repository (not a fork). */
   sameRepoHeadRef?: string;
   baseRef: string;
+  /** Open (not closed or merged): only an open pull request's head proves a commit is this repository's. */
+  open: boolean;
 }
 
 /**
@@ -49,6 +53,8 @@ export interface RepoHost {
   readonly repo: RepoRef;
   repository(): Promise<{ cloneUrl: string; defaultBranch: string }>;
   pullRequest(number: number): Promise<PullRequestInfo>;
+  /** Whether GitHub shows the commit as this repository's own (a branch's tip, an open same-repository PR's head). */
+  headOwner(sha: string, branch?: string): Promise<HeadOwner>;
   /**
    * Failing test ids and the failure excerpt from the failed Actions jobs of a run, read by
    * the repository's language when it is known (else by the registry's languages in turn).
@@ -86,12 +92,16 @@ export interface RepoHost {
   committedAt(sha: string): Promise<string>;
 }
 
-/** `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment). */
+/**
+ * `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment);
+ * `commentIds`: where keyed comments' ids are remembered (see upsertComment).
+ */
 export function createRepoHost(
   octokit: GitHubClient,
   token: string,
   repo: RepoRef,
   appId?: number,
+  commentIds?: CommentIds,
 ): RepoHost {
   let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
   const repository = () =>
@@ -111,9 +121,11 @@ export function createRepoHost(
         headSha: pr.head.sha,
         baseSha: pr.base.sha,
         baseRef: pr.base.ref,
+        open: pr.state === "open",
         ...(sameRepo ? { sameRepoHeadRef: pr.head.ref } : {}),
       };
     },
+    headOwner: (sha, branch) => headOwner(octokit, repo, sha, branch),
     ciFailure: (ids, language) => readCiFailure(octokit, repo, ids, language),
     async checkout(sha, options = {}) {
       const { cloneUrl } = await repository();
@@ -129,7 +141,7 @@ export function createRepoHost(
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)
-        : upsertComment(octokit, repo, issueNumber, key, body, appId),
+        : upsertComment(octokit, repo, issueNumber, key, body, appId, commentIds),
     closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options, appId),
     reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
     async dispose() {

@@ -1,5 +1,6 @@
 import { UserError } from "../errors.js";
 import { readCiFailure } from "./ci-log.js";
+import { headOwner } from "./head-owner.js";
 import type { GitHubClient, RepoRef } from "./publish.js";
 
 /** What a GitHub URL given to the CLI points at. */
@@ -84,7 +85,10 @@ export async function findRemoteFailure(octokit: GitHubClient, target: GitHubTar
     const { data: run } = await octokit.rest.actions.getWorkflowRun({ ...repo, run_id: target.runId });
     headSha = run.head_sha;
     prNumber = run.pull_requests?.[0]?.number;
-    fork = (run.head_repository?.full_name ?? own).toLowerCase() !== own;
+    // A run names its head repository; none (a deleted fork), another one, or a head GitHub does not show as ours is a fork's.
+    fork =
+      run.head_repository?.full_name.toLowerCase() !== own ||
+      !(await headOwner(octokit, repo, headSha, run.head_branch ?? undefined)).own;
     baseBranch =
       run.head_branch && !fork
         ? run.head_branch

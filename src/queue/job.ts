@@ -30,7 +30,7 @@ export const jobSchema = z
     /** For a command: the comment, and when it was written (the head the commenter saw). */
     commentId: z.number().int().positive().optional(),
     commentedAt: z.string().datetime({ offset: true }).optional(),
-    /** The head commit's repository when the event names it; not `repo` for a fork. */
+    /** The head commit's repository when the event names it; not `repo` for a fork. Absent proves nothing: the worker asks GitHub. */
     headRepo: repoRef.optional(),
   })
   .refine((job) => job.headSha !== undefined || (job.trigger === "command" && job.prNumber !== undefined), {

@@ -18,6 +18,9 @@ export function queueKeys(queueName: string) {
     quota: (repo: string, day: string) => `${base}:quota:${repo.toLowerCase()}:${day}`,
     /** Model tokens a repository's jobs spent on a UTC day (a counter). */
     tokens: (repo: string, day: string) => `${base}:tokens:${repo.toLowerCase()}:${day}`,
+    /** The id of Hypofix's comment for `key` on a repository's issue or pull request. */
+    commentId: (repo: string, issue: number, key: string) =>
+      `${base}:comment-id:${repo.toLowerCase()}:${issue}:${key}`,
     /** A delivery guid Hypofix asked GitHub to redeliver, with the number of times. */
     redelivered: (guid: string) => `${base}:redelivered:${guid}`,
     /** Held by the process sweeping the App's deliveries, so only one does at a time. */

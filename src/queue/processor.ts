@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { languageById, resolveLanguage } from "../lang/registry.js";
 import type { Language } from "../lang/types.js";
 import { canTrigger } from "../outbound/permission.js";
+import type { HeadOwner } from "../outbound/head-owner.js";
 import { publishOutcome } from "../outbound/publish-outcome.js";
 import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import { configProblemReply, refusalReply, staleHeadReply } from "../report/check-run.js";
@@ -102,7 +103,9 @@ async function processJob(
   const headSha = pr && job.trigger === "command" ? pr.headSha : job.headSha;
   if (!headSha) throw new UserError("the job names no head commit");
   const resolved: ResolvedJob = { ...job, headSha };
-  const fork = isFork(job, pr);
+  const owner = await headOwner(job, headSha, pr, host);
+  const fork = !owner.own;
+  context.log.info({ headSha, fork, why: owner.own ? owner.proof : owner.why }, "whose head");
   // Stopped before anything was shown on the commit: the worker decides what the job becomes.
   context.signal.throwIfAborted();
 
@@ -122,7 +125,17 @@ async function processJob(
   }
 
   await check.start();
-  const run: JobRun = { job: resolved, context, deps, host, check, repoConfig: lookup.config, fork, pr };
+  const run: JobRun = {
+    job: resolved,
+    context,
+    deps,
+    host,
+    check,
+    repoConfig: lookup.config,
+    fork,
+    ...(owner.own ? {} : { forkReason: owner.why }),
+    pr,
+  };
   try {
     context.signal.throwIfAborted();
     return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
@@ -169,11 +182,29 @@ export function createFinalFailureHook(
   };
 }
 
-/** A pull request whose head lives elsewhere, or a head repository that is not the job's own. */
-function isFork(job: HypofixJob, pr: PullRequestInfo | undefined): boolean {
+/**
+ * Whether the head is the repository's own, as GitHub shows it (RepoHost.headOwner), never
+ * as a payload leaves it out: the one event a job was made from may not say it is a fork's
+ * (a fork's check run names no pull request and no head repository). Any sign of a fork
+ * wins: a head repository elsewhere, a pull request whose head lives elsewhere.
+ */
+async function headOwner(
+  job: HypofixJob,
+  headSha: string,
+  pr: PullRequestInfo | undefined,
+  host: RepoHost,
+): Promise<HeadOwner> {
   const own = `${job.repo.owner}/${job.repo.name}`.toLowerCase();
-  if (job.headRepo && `${job.headRepo.owner}/${job.headRepo.name}`.toLowerCase() !== own) return true;
-  return pr !== undefined && pr.sameRepoHeadRef === undefined;
+  if (job.headRepo && `${job.headRepo.owner}/${job.headRepo.name}`.toLowerCase() !== own)
+    return {
+      own: false,
+      why: `the event names ${job.headRepo.owner}/${job.headRepo.name} as the head's repository`,
+    };
+  if (pr && pr.sameRepoHeadRef === undefined)
+    return { own: false, why: `pull request #${pr.number}'s head lives in another repository` };
+  if (pr?.open && pr.headSha === headSha)
+    return { own: true, proof: `the head of pull request #${pr.number}` };
+  return host.headOwner(headSha, job.headBranch ?? pr?.sameRepoHeadRef);
 }
 
 /**
@@ -233,8 +264,10 @@ interface JobRun {
   check: JobCheck;
   /** Read once from the default branch, for the whole job. */
   repoConfig: RepoConfig;
-  /** The head is a fork's: never a branch, a pull request or a setup with network. */
+  /** The head is a fork's (not proven the repository's own): never a branch, a pull request or a setup with network. */
   fork: boolean;
+  /** Why the head counts as a fork's. */
+  forkReason?: string;
   pr: PullRequestInfo | undefined;
 }
 
@@ -271,7 +304,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   try {
     check.phase(
       "fetch",
-      `commit \`${job.headSha.slice(0, 12)}\` fetched${fork ? " (a fork's head: no network for setup, no pull request)" : ""}`,
+      `commit \`${job.headSha.slice(0, 12)}\` fetched${run.forkReason ? ` (a fork's head, ${run.forkReason}: no network for setup, no pull request)` : ""}`,
     );
     const language = await resolveLanguage({
       repoDir: checkout.dir,

@@ -86,12 +86,17 @@ function capped(parts: Segment[], max: number): Segment[] {
 
 /** Breaks what GitHub would turn into a notification, a backlink or a link. */
 function neutralise(text: string): string {
-  return text
-    .replace(/@(?=[A-Za-z0-9_])/g, `@${ZWSP}`)
-    .replace(/#(?=\d)/g, `#${ZWSP}`)
-    .replace(/\b(GH-)(?=\d)/gi, `$1${ZWSP}`)
-    .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`);
+  return (
+    text
+      // Every `@`: GFM's email autolinks take more after it than a login's characters (`a@.b`).
+      .replace(/@/g, `@${ZWSP}`)
+      .replace(/#(?=\d)/g, `#${ZWSP}`)
+      .replace(/(GH-)(?=\d)/gi, `$1${ZWSP}`)
+      .replace(/:\/\//g, `:${ZWSP}//`)
+      // Anywhere, not only at a word boundary: GFM links `www.` after `_` too (`_www.evil.com`);
+      // and at the end, where the report's own `.` may follow.
+      .replace(/(www)(?=\.|$)/gi, `$1${ZWSP}`)
+  );
 }
 
 /** Prose as Markdown text that renders exactly as written; `atStart`: it begins the line. */
@@ -128,10 +133,20 @@ export function code(value: string, { max = CAPS.code as number }: Cap = {}): st
   return codeSpan(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }
 
+/**
+ * A code span in a table cell. GFM splits the row before it reads code spans: a pipe is a
+ * cell's end unless an odd run of backslashes precedes it, so each pipe gets one, and a
+ * backslash of the code before a pipe is kept from pairing with it by a zero-width space
+ * (`\|` in code would otherwise end the cell and let what follows out of the span).
+ */
+function cellCode(value: string): string {
+  return codeSpan(value.replace(/\\(?=\|)/g, `\\${ZWSP}`)).replace(/\|/g, "\\|");
+}
+
 /** Plain text for a table cell: inert, one line, pipes escaped also inside code spans. */
 export function cell(plain: string, { max = CAPS.cell as number }: Cap = {}): string {
   return capped(segments(oneLine(plain).trim()), max)
-    .map((s, i) => (s.code ? codeSpan(s.text).replace(/\|/g, "\\|") : escapeProse(s.text, i === 0)))
+    .map((s, i) => (s.code ? cellCode(s.text) : escapeProse(s.text, i === 0)))
     .join("");
 }
 

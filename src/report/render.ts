@@ -503,7 +503,11 @@ function environmentLine(env: Result["environment"]): string[] {
   // Results written before the language port name only Python, pytest and pytestSetAside.
   const setAside = env.optionsSetAside ?? env.pytestSetAside;
   const parts = [
-    env.runtime ?? (env.python ? `Python ${env.python}` : undefined),
+    env.runtime
+      ? text(env.runtime, { max: 60 })
+      : env.python
+        ? `Python ${/^[0-9.]+$/.test(env.python) ? env.python : text(env.python, { max: 40 })}`
+        : undefined,
     env.image === "local"
       ? undefined
       : env.cached
@@ -512,13 +516,13 @@ function environmentLine(env: Result["environment"]): string[] {
           ? "built for this job"
           : "base image",
     env.setup.length > 0
-      ? `setup ${env.setup.map((c) => code(c)).join(", ")}${env.setupSource ? ` (${env.setupSource})` : ""}`
+      ? `setup ${env.setup.map((c) => code(c)).join(", ")}${env.setupSource ? ` (${text(env.setupSource)})` : ""}`
       : env.setupSource
-        ? `no setup (${env.setupSource})`
+        ? `no setup (${text(env.setupSource)})`
         : "no setup",
     env.workingDirectory ? `from ${code(env.workingDirectory)}` : undefined,
     setAside.length > 0
-      ? `${env.testRunner ?? "pytest"} options set aside: ${setAside.map((o) => code(o)).join(", ")}`
+      ? `${text(env.testRunner ?? "pytest", { max: 40 })} options set aside: ${setAside.map((o) => code(o)).join(", ")}`
       : undefined,
   ].filter((p) => p !== undefined);
   return [`Environment ${code(env.image)}: ${parts.join(" · ")}.`];

@@ -23,6 +23,7 @@ describe("hypofix fix <GitHub URL>", () => {
   const origin = mkdtempSync(join(tmpdir(), "hypofix-cli-origin-"));
   let sha = "";
   let fixedSha = "";
+  let goneForkSha = "";
   let api = "";
   let github: FakeGitHub;
   let gitHub: GitBackedGitHub;
@@ -31,6 +32,9 @@ describe("hypofix fix <GitHub URL>", () => {
     ({ sha, fixedSha } = bankOrigin(origin));
     // The pull request's branch; the fix pull request goes to it.
     git(origin, "branch", "feature", sha);
+    // A run whose head repository is gone (a deleted fork): the same failing tree in a commit of its own.
+    goneForkSha = git(origin, "commit-tree", `${sha}^{tree}`, "-p", sha, "-m", "from a fork since deleted");
+    git(origin, "branch", "patch-1", goneForkSha);
     const log = [
       "2026-01-01T00:00:00.0000000Z ============ short test summary info ============",
       `2026-01-01T00:00:00.0000000Z FAILED ${FAILING} - AssertionError`,
@@ -66,7 +70,13 @@ describe("hypofix fix <GitHub URL>", () => {
         ],
         [
           "GET",
-          /^\/repos\/octo\/bank\/actions\/runs\/4[23]\/jobs/,
+          /^\/repos\/octo\/bank\/actions\/runs\/44$/,
+          // GitHub's shape for a run from a fork that was deleted since: no head repository.
+          { id: 44, head_sha: goneForkSha, head_branch: "patch-1", head_repository: null, pull_requests: [] },
+        ],
+        [
+          "GET",
+          /^\/repos\/octo\/bank\/actions\/runs\/4[234]\/jobs/,
           { jobs: [{ id: 420, conclusion: "failure" }] },
         ],
         ["GET", /^\/repos\/octo\/bank\/actions\/jobs\/420\/logs$/, log],
@@ -115,6 +125,20 @@ describe("hypofix fix <GitHub URL>", () => {
       expect.stringContaining(`#${pull.number}`),
     ]);
     expect(res.stderr).toContain(`publish: opened https://github.example/octo/bank/pull/${pull.number}`);
+  });
+
+  it("treats a run whose head repository is null as a fork's: --open-pr comments nothing, opens nothing", async () => {
+    const before = github.requests.length;
+    const res = await hypofix(
+      ["https://github.example/octo/bank/actions/runs/44", "--sandbox", "docker", "--open-pr", "--json"],
+      { GITHUB_API_URL: api },
+    );
+    expect(res.code).toBe(0);
+    expect(resultSchema.parse(JSON.parse(res.stdout)).status).toBe("fixed");
+    expect(res.stderr).toContain("publish: a fork's head never gets a pull request");
+    const writes = github.requests.slice(before).filter((r) => r.method !== "GET");
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(git(origin, "for-each-ref", "refs/heads/hypofix/patch-1")).toBe("");
   });
 
   it("exits 3 for a run whose failing test passes here, through --api-url, writing nothing to GitHub", async () => {

@@ -37,6 +37,9 @@ describe("hypofix worker end to end", () => {
   beforeAll(async () => {
     // The failing commit, and the human fix on top for the /explain job to audit against it.
     ({ sha, fixedSha } = bankOrigin(origin));
+    // main's tip is the failing commit (so GitHub shows the head is the repository's own); the fix is on `fix`.
+    git(origin, "branch", "fix", fixedSha);
+    git(origin, "reset", "--quiet", "--hard", sha);
 
     // Git data, pull requests and comments land in the origin repository itself.
     gitHub = new GitBackedGitHub(origin, { owner: "octo", name: "bank" });

@@ -6,6 +6,25 @@ import { pythonFiles } from "../../src/lang/python/index.js";
 describe("forbiddenPath", () => {
   const rules = { files: pythonFiles, sourcePaths: [], ignorePaths: ["vendor"] };
 
+  it("refuses Python files CI or its tools run outside the tests unless source_paths names them (issue 23)", () => {
+    const ran = ["tasks.py", "fabfile.py", "dodo.py", "docs/conf.py", "doc/source/conf.py", "DOCS/Conf.py"];
+    for (const p of ran) expect(forbiddenPath(p, rules), p).toMatch(/run by CI or its tools/);
+    // Named one by one, they may be patched; a folder holding them (even ".") does not name them.
+    const named = { ...rules, sourcePaths: ["tasks.py", "./docs/conf.py"], ignorePaths: [] };
+    expect(forbiddenPath("tasks.py", named)).toBeUndefined();
+    expect(forbiddenPath("docs/conf.py", named)).toBeUndefined();
+    expect(forbiddenPath("fabfile.py", { ...rules, sourcePaths: ["."] })).toMatch(/run by CI/);
+    expect(forbiddenPath("docs/conf.py", { ...rules, sourcePaths: ["docs"] })).toMatch(/run by CI/);
+    // Build and test files stay refused even when named.
+    const build = { ...rules, sourcePaths: ["noxfile.py", "setup.py", "pkg/conftest.py"] };
+    expect(forbiddenPath("noxfile.py", build)).toMatch(/build, packaging or CI file/);
+    expect(forbiddenPath("setup.py", build)).toMatch(/build, packaging or CI file/);
+    expect(forbiddenPath("pkg/conftest.py", build)).toMatch(/test file/);
+    // The other side: modules whose names merely resemble them.
+    for (const p of ["pkg/tasks_queue.py", "src/conf.py", "pkg/tasks/run.py", "docs_tools.py"])
+      expect(forbiddenPath(p, rules), p).toBeUndefined();
+  });
+
   it("allows repository source files", () => {
     expect(forbiddenPath("bank.py", rules)).toBeUndefined();
     expect(forbiddenPath("src/pkg/mod.py", rules)).toBeUndefined();

@@ -13,7 +13,10 @@ export interface Recorded {
   body: unknown;
 }
 
-export type Route = (request: Recorded) => { status: number; body: unknown } | undefined;
+/** An answer: its status, its body (a string is sent as text) and any headers (a `link` to the next page). */
+export type Route = (
+  request: Recorded,
+) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
 
 export class FakeGitHub {
   readonly requests: Recorded[] = [];
@@ -39,6 +42,7 @@ export class FakeGitHub {
         res.writeHead(answer.status, {
           "content-type":
             typeof answer.body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
+          ...answer.headers,
         });
         res.end(payload);
       });

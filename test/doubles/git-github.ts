@@ -25,7 +25,7 @@ interface IssueComment {
   app?: number;
 }
 
-type Answer = { status: number; body: unknown };
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 /**
  * GitHub's Git Data, pulls and issue-comment APIs for one repository, backed by a
@@ -182,10 +182,36 @@ export class GitBackedGitHub {
       if (body.state === "closed" || body.state === "open") pr.state = body.state;
       return { status: 200, body: this.pullJson(pr) };
     }
+    if (method === "GET" && (m = /^\/commits\/([0-9a-f]{40})\/pulls$/.exec(path))) {
+      const sha = m[1]!;
+      return {
+        status: 200,
+        body: this.pulls.filter((p) => this.head(p.head) === sha).map((p) => this.pullJson(p)),
+      };
+    }
     if (method === "GET" && (m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
+      // Pages as GitHub gives them: per_page (30 by default, 100 at most), and a link to the next one.
       const issue = Number(m[1]);
       const list = this.comments.filter((c) => c.issue === issue);
-      return { status: 200, body: list.map((c) => this.commentJson(c)) };
+      const perPage = Math.min(Number(params.get("per_page") ?? 30), 100);
+      const page = Number(params.get("page") ?? 1);
+      const next = page * perPage < list.length;
+      const prefix = `/repos/${this.repo.owner}/${this.repo.name}`;
+      return {
+        status: 200,
+        body: list.slice((page - 1) * perPage, page * perPage).map((c) => this.commentJson(c)),
+        ...(next
+          ? {
+              headers: {
+                link: `<${prefix}/issues/${issue}/comments?per_page=${perPage}&page=${page + 1}>; rel="next"`,
+              },
+            }
+          : {}),
+      };
+    }
+    if (method === "GET" && (m = /^\/issues\/comments\/(\d+)$/.exec(path))) {
+      const c = this.comments.find((x) => x.id === Number(m![1]));
+      return c ? { status: 200, body: this.commentJson(c) } : { status: 404, body: { message: "Not Found" } };
     }
     if (method === "POST" && (m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
       const c: IssueComment = {
@@ -288,7 +314,11 @@ export class GitBackedGitHub {
       state: p.state,
       title: p.title,
       body: p.body,
-      head: { ref: p.head, repo: { full_name: `${this.repo.owner}/${this.repo.name}` } },
+      head: {
+        ref: p.head,
+        sha: this.head(p.head) ?? null,
+        repo: { full_name: `${this.repo.owner}/${this.repo.name}` },
+      },
       base: { ref: p.base },
     };
   }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../bin/hypofix.js", import.meta.url));
@@ -43,4 +44,33 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `hypofix serve <args>` on a free port of 127.0.0.1 (no smee), with `env`; returned once
+ * it answers `/healthz`, with its base URL.
+ */
+export async function serveOnLoopback(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ served: Running; port: number; url: string }> {
+  const port = await freePort();
+  const served = hypofix(["serve", "--port", String(port), ...args], {
+    ...env,
+    HOST: "127.0.0.1",
+    NO_SMEE_SETUP: "true",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`, served);
+  return { served, port, url };
 }

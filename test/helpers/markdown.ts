@@ -1,4 +1,6 @@
 import { marked, type Token, type Tokens } from "marked";
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
 
 /*
  * What GitHub would make of a Markdown text, read with a real parser (marked's
@@ -156,4 +158,88 @@ function shown(tokens: Token[]): string {
     )
     .join("")
     .replace(/\u200b/g, "");
+}
+
+/** HTML Hypofix writes itself around inert text: these tags, bare, and its hidden markers. */
+const OWN_HTML = /<\/?(?:details|summary|b|code)>|<!-- hypofix:[a-z]+(?: [a-z0-9:=-]+)* -->/g;
+
+/** Tags a Markdown renderer makes of Markdown structure (GFM), plus the ones Hypofix writes. */
+const RENDERED_TAGS = new Set(
+  "p h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tr th td code pre strong em del blockquote hr br details summary b".split(
+    " ",
+  ),
+);
+
+/** Live words in shown text: a mention, an issue or GH reference, a bare URL or www. name. */
+const LIVE_WORD = /@[A-Za-z0-9_]|#\d|GH-\d|:\/\/|www\./gi;
+
+/**
+ * What in a Markdown text GitHub would make live beyond what Hypofix means to: raw HTML
+ * (other than its own bare `<details>`, `<summary>`, `<b>`, `<code>` and markers), links,
+ * autolinks and images, mentions, issue references. Read with two GFM parsers, marked's
+ * lexer and micromark (CommonMark's reference behaviour, with GFM's autolink literals).
+ * `allowed` lists the mentions and link targets Hypofix writes on purpose. Empty when inert.
+ */
+export function liveMarkup(
+  markdown: string,
+  allowed: { mentions?: string[]; links?: string[] } = {},
+): string[] {
+  const problems: string[] = [];
+  const mentions = new Set(allowed.mentions ?? []);
+  const links = new Set(allowed.links ?? []);
+  const liveWords = (where: string, html: string) => {
+    // As shown: character references decoded (`&#39;` is a quote, not `#39`).
+    const shown = html
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+      .replace(/&(lt|gt|amp|quot);/g, " ");
+    const rest = [...mentions].reduce((s, m) => s.split(m).join(" "), shown);
+    for (const m of rest.matchAll(LIVE_WORD)) problems.push(`${where}: live ${JSON.stringify(m[0])}`);
+  };
+
+  // marked: the tokens GitHub's renderer would see.
+  const r = rendered(markdown);
+  for (const html of r.html) {
+    if (/[<>]/.test(html.replace(OWN_HTML, "")))
+      problems.push(`marked: raw HTML ${JSON.stringify(html.slice(0, 120))}`);
+    liveWords("marked html", html.replace(/<code>[\s\S]*?<\/code>/g, " ").replace(OWN_HTML, " "));
+  }
+  for (const href of [...r.links, ...r.images]) {
+    if (!links.has(href)) problems.push(`marked: link ${JSON.stringify(href)}`);
+  }
+  liveWords("marked prose", r.prose.join(" "));
+
+  // micromark: the HTML a CommonMark + GFM renderer makes of it.
+  const html = micromark(markdown, {
+    allowDangerousHtml: true,
+    extensions: [gfm()],
+    htmlExtensions: [gfmHtml()],
+  });
+  for (const c of html.matchAll(/<!--[\s\S]*?-->/g)) {
+    if (!/^<!-- hypofix:[a-z]+(?: [a-z0-9:=-]+)* -->$/.test(c[0]))
+      problems.push(`micromark: comment ${c[0]}`);
+  }
+  const body = html.replace(/<!--[\s\S]*?-->/g, "");
+  let ownLinks = 0;
+  for (const tag of body.matchAll(/<\/?([A-Za-z][\w-]*)([^>]*)>/g)) {
+    const [whole, name = "", attributes = ""] = tag;
+    const href = /^ href="([^"]*)"$/.exec(attributes)?.[1];
+    if (name === "a" && href !== undefined && links.has(href.replace(/&amp;/g, "&"))) {
+      ownLinks++;
+      continue;
+    }
+    if (whole === "</a>" && ownLinks > 0) {
+      ownLinks--;
+      continue;
+    }
+    const plain = attributes.trim() === "" || /^ align="(left|center|right)"$/.test(attributes);
+    const info = name === "code" && /^ class="language-[\w+-]+"$/.test(attributes);
+    if (!RENDERED_TAGS.has(name.toLowerCase()) || !(plain || info))
+      problems.push(`micromark: ${JSON.stringify(whole.slice(0, 120))}`);
+  }
+  liveWords(
+    "micromark text",
+    body.replace(/<pre>[\s\S]*?<\/pre>|<code>[\s\S]*?<\/code>/g, " ").replace(/<[^>]*>/g, " "),
+  );
+  return problems;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FakeGitHub, type Recorded } from "../doubles/fake-github.js";
+import { FakeGitHub, type Recorded, type Route } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { bankRepo } from "../helpers/bank-origin.js";
 import { appPrivateKey } from "../helpers/git.js";
@@ -20,6 +20,8 @@ export class BankApp {
   readonly repos: { name: string; origin: string; sha: string; gitHub: GitBackedGitHub }[];
   readonly github: FakeGitHub;
   host = "";
+  /** Answers before the routes below: a test's own (check runs with state, a fork's pull requests). */
+  intercept: Route = () => undefined;
 
   constructor(count = 1, root = process.cwd()) {
     this.repos = Array.from({ length: count }, (_, i) => {
@@ -29,6 +31,8 @@ export class BankApp {
       return { name, origin, sha, gitHub: new GitBackedGitHub(origin, { owner: REPO.owner, name }) };
     });
     this.github = new FakeGitHub((r: Recorded) => {
+      const intercepted = this.intercept(r);
+      if (intercepted) return intercepted;
       if (r.method === "POST" && r.path === `/app/installations/${INSTALLATION}/access_tokens`)
         return { status: 201, body: { token: "ghs_ops", permissions: {} } };
       if (r.method === "POST" && r.path.endsWith("/check-runs")) return { status: 201, body: { id: 1 } };

@@ -1,12 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { pino } from "pino";
-import { Probot, ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebhookServer } from "../../src/inbound/server.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
-import { appPrivateKey } from "../helpers/git.js";
+import { startTestServer } from "../helpers/webhook-server.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const CREDENTIALS = { user: "admin", password: "correct-horse-battery" };
@@ -25,22 +21,9 @@ describe("dashboard behind basic auth", () => {
   let withoutAuth = "";
 
   const start = async (dashboard?: typeof CREDENTIALS) => {
-    const probot = new Probot({
-      appId: 1,
-      privateKey: appPrivateKey(),
-      secret: "s",
-      log: pino({ level: "silent" }),
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
-    });
-    const server = await startWebhookServer({
-      probot,
-      queue,
-      port: 0,
-      host: "127.0.0.1",
-      ...(dashboard ? { dashboard } : {}),
-    });
+    const { server, url } = await startTestServer(queue, dashboard ? { dashboard } : {});
     servers.push(server);
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return url;
   };
 
   beforeAll(async () => {

@@ -72,7 +72,7 @@ beforeAll(async () => {
       const head = { sha: headSha, ref: "feature", repo: { full_name: "octo/calc" } };
       return {
         status: 200,
-        body: { number: 8, title: "t", body: "", head, base: { sha: headSha, ref: "main" } },
+        body: { number: 8, state: "open", title: "t", body: "", head, base: { sha: headSha, ref: "main" } },
       };
     }
     if (r.method === "GET" && r.path === "/repos/octo/calc") {

@@ -8,10 +8,14 @@ import { join } from "node:path";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { explainChange } from "../../src/audit/explain.js";
+import { openWorkspace } from "../../src/compose.js";
+import { loadConfig } from "../../src/config.js";
 import { checkoutCommit } from "../../src/outbound/checkout.js";
 import { createRepoHost } from "../../src/outbound/repo-host.js";
 import type { GitHubClient } from "../../src/outbound/publish.js";
 import { FixRepo } from "../github/fix-repo.js";
+import { git } from "../helpers/git.js";
 
 describe("git's environment and the token's life", () => {
   const repo = new FixRepo();
@@ -69,6 +73,43 @@ describe("git's environment and the token's life", () => {
     }
     // The header is scoped to the clone URL, so a redirect elsewhere does not carry it.
     expect(calls[2]).toContain(`GIT_CONFIG_KEY_0=http.file://${repo.origin}.extraHeader`);
+  });
+
+  it("gives the /explain audit's git (audit/explain.ts) the same minimal environment (issue 23)", async () => {
+    // A repository of two commits: a function and its test, then a change to the function.
+    const dir = mkdtempSync(join(tmpdir(), "hypofix-explain-env-"));
+    writeFileSync(join(dir, "m.py"), "def f(x):\n    return x\n");
+    writeFileSync(join(dir, "test_m.py"), "from m import f\n\ndef test_f():\n    assert f(1) == 1\n");
+    git(dir, "init", "--quiet", "--initial-branch=main");
+    git(dir, "add", ".");
+    git(dir, "commit", "--quiet", "-m", "base");
+    git(dir, "tag", "base");
+    writeFileSync(join(dir, "m.py"), "def f(x):\n    return x  # same\n");
+    git(dir, "commit", "--quiet", "-am", "A comment only.");
+    writeFileSync(log, "");
+    // The worker's GIT_DIR would point every git command elsewhere: git must not see it.
+    process.env.GIT_DIR = join(home, "not-a-repository");
+    try {
+      const outcome = await explainChange(dir, {
+        base: "base",
+        engine: "offline",
+        workspace: (baseDir) => openWorkspace({ repoDir: baseDir, backend: "local", config: loadConfig({}) }),
+      });
+      expect(outcome.audit.claims.map((c) => c.text)).toContain("A comment only.");
+    } finally {
+      delete process.env.GIT_DIR;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // explain.ts's own calls (`git -C <repo> …`); the local sandbox runs the tests, and what they run, as you.
+    const calls = readFileSync(log, "utf8")
+      .split(/^CALL /m)
+      .filter((c) => c.startsWith("-C\n"));
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    for (const call of calls) {
+      expect(call).not.toContain("worker-private-key");
+      expect(call).not.toMatch(/^GIT_CONFIG_PARAMETERS=|^GIT_ASKPASS=|^GIT_DIR=/m);
+      expect(call).not.toContain(`HOME=${home}`);
+    }
   });
 
   it("revokes the token git was given, authenticated as that token", async () => {

@@ -21,6 +21,14 @@ const BUILD_NAMES = new Set([
   "usercustomize.py",
 ]);
 
+/**
+ * Python files CI or its tools run outside the tests, with the repository's secrets in the
+ * jobs that build and publish: invoke, fabric, doit and paver task files, hatch's build hook,
+ * and Sphinx's conf.py under a docs folder.
+ */
+const TOOL_NAMES = new Set(["tasks.py", "fabfile.py", "dodo.py", "pavement.py", "hatch_build.py"]);
+const DOC_DIRS = new Set(["doc", "docs", "documentation"]);
+
 /** Which files of a Python repository are what (test-files.ts has the test rules shared with the helpers). */
 export const pythonFiles: FileRules = {
   isTestFile,
@@ -34,6 +42,11 @@ export const pythonFiles: FileRules = {
       /^requirements.*\.(txt|in)$/.test(name) ||
       parts.slice(0, -1).includes("requirements")
     );
+  },
+  isToolFile(lowerPath) {
+    const parts = lowerPath.split("/");
+    const name = parts.at(-1) ?? "";
+    return TOOL_NAMES.has(name) || (name === "conf.py" && parts.slice(0, -1).some((d) => DOC_DIRS.has(d)));
   },
   // A pytest node id is `path/to/test_x.py::Class::test[param]`.
   testFileOf: (testId) => testId.split("::")[0]!,
