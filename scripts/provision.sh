@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Hypofix, reusing what exists: node_modules, the
 # Docker engine (docker.io from Debian, dockerd started), the sandbox images for
-# Python 3.9, 3.11 and 3.13 (built offline with debootstrap, in parallel, when a tag
-# is absent; the default tag points at 3.11), host python3 with pytest and
-# coverage (the `local` sandbox and benchmarks use it) and, unless `--cli`,
-# Redis on 127.0.0.1:6379 (the App's queue and its tests).
+# Python 3.9, 3.11 and 3.13 and for Node 18, 20 and 22 (docker/sandbox-node.versions),
+# built offline with debootstrap, in parallel, when a tag is absent (the default
+# Python tag points at 3.11), host python3 with pytest and coverage (the `local`
+# sandbox and benchmarks use it) and, unless `--cli`, Redis on 127.0.0.1:6379 (the
+# App's queue and its tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_redis=1
@@ -13,6 +14,7 @@ with_redis=1
 IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:2}"
 PYTHONS=(3.9 3.11 3.13)
 DEFAULT_PYTHON=3.11
+NODE_IMAGE="${HYPOFIX_NODE_IMAGE:-hypofix/sandbox-node:1}"
 log() { echo "provision: $*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -39,30 +41,40 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/hypofix-dockerd.log"; exit 2; }
 fi
 
-missing_images=()
+# One build job per missing Python image, and one for all missing Node images (they share a rootfs).
+jobs=()
 for v in "${PYTHONS[@]}"; do
-  docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || missing_images+=("$v")
+  docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || jobs+=("python$v")
 done
-if [ ${#missing_images[@]} -gt 0 ]; then
-  # The builds wait on the mirror more than on the CPU: in parallel they take about as long as one.
-  log "building sandbox images for Python ${missing_images[*]} offline, in parallel (minutes, once)"
+missing_nodes=()
+while read -r major _; do
+  [[ -z "$major" || "$major" == \#* ]] && continue
+  docker image inspect "$NODE_IMAGE-node$major" >/dev/null 2>&1 || missing_nodes+=("$major")
+done <docker/sandbox-node.versions
+[ ${#missing_nodes[@]} -gt 0 ] && jobs+=("node")
+if [ ${#jobs[@]} -gt 0 ]; then
+  # The builds wait on the mirrors more than on the CPU: in parallel they take about as long as one.
+  log "building sandbox images offline, in parallel (minutes, once): ${jobs[*]} ${missing_nodes[*]}"
   started=$(date +%s)
   logs="$(mktemp -d)"
   pids=()
-  for v in "${missing_images[@]}"; do
-    bash docker/build-sandbox-image-offline.sh --python "$v" "$IMAGE-py$v" >"$logs/$v.log" 2>&1 &
+  for job in "${jobs[@]}"; do
+    case "$job" in
+      python*) bash docker/build-sandbox-image-offline.sh --python "${job#python}" "$IMAGE-py${job#python}" ;;
+      node) HYPOFIX_NODE_IMAGE="$NODE_IMAGE" bash docker/build-sandbox-node-offline.sh "${missing_nodes[@]}" ;;
+    esac >"$logs/$job.log" 2>&1 &
     pids+=($!)
   done
   failed=0
   for i in "${!pids[@]}"; do
     if ! wait "${pids[$i]}"; then
       failed=1
-      cat "$logs/${missing_images[$i]}.log" >&2
+      cat "$logs/${jobs[$i]}.log" >&2
     fi
   done
   rm -rf "$logs"
   [ $failed = 0 ] || { log "building a sandbox image failed (see above)"; exit 2; }
-  log "built ${missing_images[*]} in $(($(date +%s) - started)) s"
+  log "built ${jobs[*]} in $(($(date +%s) - started)) s"
 fi
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   docker tag "$IMAGE-py$DEFAULT_PYTHON" "$IMAGE"
