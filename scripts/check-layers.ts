@@ -19,6 +19,7 @@ export const LAYERS: { name: string; paths: string[] }[] = [
   { name: "localize", paths: ["localize/"] },
   { name: "audit", paths: ["audit/"] },
   { name: "lang/python", paths: ["lang/python/"] },
+  { name: "lang/javascript", paths: ["lang/javascript/"] },
   { name: "llm", paths: ["llm/"] },
   { name: "sandbox", paths: ["sandbox/"] },
   { name: "report", paths: ["report/"] },
