@@ -10,8 +10,9 @@
 # "${HYPOFIX_NODE_IMAGE:-hypofix/sandbox-node:1}-node<major>"; the base is reused while its
 # recipe label matches, so a new version costs only its downloads. Same contract as
 # docker/sandbox-node.Dockerfile: non-root user 10001, workdir /work, node, npm, npx and
-# corepack (with yarn and pnpm shims) on PATH, COREPACK_HOME=/opt/hypofix/corepack owned by
-# 10001 (so a setup's package manager stays in the environment image), sh, timeout and kill
+# corepack (with yarn and pnpm shims) on PATH, COREPACK_HOME=/opt/hypofix/corepack and
+# YARN_GLOBAL_FOLDER=/opt/hypofix/yarn owned by 10001 (a setup's package manager and Yarn's
+# cache stay in the environment image), sh, timeout and kill
 # for a supervisor, no python3; labels org.hypofix.sandbox=node, org.hypofix.node=<version>,
 # org.hypofix.npm and org.hypofix.corepack.
 set -euo pipefail
@@ -145,7 +146,7 @@ for m in "${majors[@]}"; do
   docker commit \
     --change 'USER 10001:10001' \
     --change 'WORKDIR /work' \
-    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/tmp COREPACK_HOME=/opt/hypofix/corepack COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_ENABLE_AUTO_PIN=0 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false' \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/tmp COREPACK_HOME=/opt/hypofix/corepack YARN_GLOBAL_FOLDER=/opt/hypofix/yarn COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_ENABLE_AUTO_PIN=0 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false' \
     --change 'CMD ["/bin/sh"]' \
     --change 'LABEL org.hypofix.sandbox=node' \
     --change "LABEL org.hypofix.node=${NODE[$m]} org.hypofix.npm=${NPM[$m]} org.hypofix.corepack=${COREPACK[$m]}" \

@@ -45,6 +45,8 @@ export const envSchema = z.object({
   HYPOFIX_PIP_INDEX_URL: z.string().url().optional(),
   HYPOFIX_PIP_EXTRA_INDEX_URL: z.string().min(1).optional(),
   HYPOFIX_PIP_TRUSTED_HOST: z.string().min(1).optional(),
+  /** A company npm registry for the setup of JavaScript projects (build container only, like pip's). */
+  HYPOFIX_NPM_REGISTRY: z.string().url().optional(),
   HYPOFIX_SETUP_TIMEOUT_MS: intFromEnv(600_000),
   /** Size cap of the cached environment images; least recently used ones past it are removed. */
   HYPOFIX_ENV_CACHE_MB: intFromEnv(10_240),
@@ -83,6 +85,8 @@ export interface SandboxLimits {
 
 export interface EnvironmentSettings {
   pip: { indexUrl?: string; extraIndexUrl?: string; trustedHost?: string };
+  /** HYPOFIX_NPM_REGISTRY: the registry npm, pnpm, Yarn and corepack use in a setup. */
+  npmRegistry?: string;
   setupTimeoutMs: number;
   cacheBytes: number;
 }
@@ -131,6 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         ...(env.HYPOFIX_PIP_EXTRA_INDEX_URL ? { extraIndexUrl: env.HYPOFIX_PIP_EXTRA_INDEX_URL } : {}),
         ...(env.HYPOFIX_PIP_TRUSTED_HOST ? { trustedHost: env.HYPOFIX_PIP_TRUSTED_HOST } : {}),
       },
+      ...(env.HYPOFIX_NPM_REGISTRY ? { npmRegistry: env.HYPOFIX_NPM_REGISTRY } : {}),
       setupTimeoutMs: env.HYPOFIX_SETUP_TIMEOUT_MS,
       cacheBytes: env.HYPOFIX_ENV_CACHE_MB * 1024 * 1024,
     },

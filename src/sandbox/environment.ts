@@ -50,6 +50,8 @@ export interface EnvironmentRequest {
   limits: SandboxLimits;
   setupTimeoutMs: number;
   pip: PipSettings;
+  /** More variables for the setup commands only (a package registry's settings): never stored in the image, not in the key. */
+  setupEnv?: Record<string, string>;
   /** Size cap of all environment images; least recently used ones past it are removed after a build. */
   cacheBytes: number;
   jobId?: string;
@@ -80,7 +82,7 @@ export const commandLine = (argv: string[]): string => quote(argv);
 
 /** The cache key: a hash of everything that decides what the setup installs. */
 export function environmentKey(
-  request: Omit<EnvironmentRequest, "limits" | "pip" | "cacheBytes" | "repoDir">,
+  request: Omit<EnvironmentRequest, "limits" | "pip" | "setupEnv" | "cacheBytes" | "repoDir">,
 ): string {
   const hash = createHash("sha256");
   const files = [...request.dependencyFiles].sort((a, b) => a.path.localeCompare(b.path));
@@ -225,7 +227,7 @@ async function buildEnvironment(
       const res = await runExec(container, {
         argv,
         workingDir: workdir,
-        env: setupEnv(request.pip),
+        env: { ...setupEnv(request.pip), ...request.setupEnv },
         timeoutMs: request.setupTimeoutMs,
         maxOutputBytes: 4 * MIB,
       });
