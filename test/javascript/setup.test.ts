@@ -169,6 +169,7 @@ describe("registryEnv", () => {
   it("points npm, pnpm, Yarn and corepack at the registry; Yarn Berry may use plain http there", () => {
     expect(registryEnv("http://172.18.0.1:4873")).toEqual({
       npm_config_registry: "http://172.18.0.1:4873/",
+      npm_config_replace_registry_host: "always",
       COREPACK_NPM_REGISTRY: "http://172.18.0.1:4873",
       YARN_REGISTRY: "http://172.18.0.1:4873/",
       YARN_NPM_REGISTRY_SERVER: "http://172.18.0.1:4873",

@@ -195,7 +195,8 @@ function keepLines(content: string, keep: (line: string) => boolean): string {
 
 /**
  * The variables that point every package manager of a setup at one registry (a
- * company mirror, or a test's): npm and pnpm (npm_config_registry), corepack's
+ * company mirror, or a test's): npm and pnpm (npm_config_registry; npm also fetches
+ * the tarballs a lockfile resolved on another registry from this one), corepack's
  * downloads of pnpm and Yarn, Yarn 1 and Yarn Berry (which refuses plain http unless
  * the host is allowed). For the build container only: never stored in an image.
  */
@@ -204,6 +205,7 @@ export function registryEnv(registry: string | undefined): Record<string, string
   const url = new URL(registry);
   return {
     npm_config_registry: url.href,
+    npm_config_replace_registry_host: "always",
     COREPACK_NPM_REGISTRY: url.href.replace(/\/$/, ""),
     YARN_REGISTRY: url.href,
     YARN_NPM_REGISTRY_SERVER: url.href.replace(/\/$/, ""),
