@@ -39,6 +39,9 @@ export interface LockedPackage {
   integrity?: string;
 }
 
+/** The registry's signatures of a tarball (corepack checks them on the package managers it downloads). */
+type Signatures = { keyid: string; sig: string }[];
+
 /**
  * The registry packages a lockfile installs on the sandbox's platform (linux, x64,
  * glibc): package-lock.json / npm-shrinkwrap.json (every lockfileVersion),
@@ -274,7 +277,14 @@ export async function fillNpmMirror(
       for (const spec of batch) {
         const file = packed.get(`${spec.name}@${spec.version}`);
         if (!file) throw new Error(`npm pack gave no tarball for ${spec.name}@${spec.version}`);
-        await store(dir, spec, path.join(dest, file));
+        // No lockfile names a package manager: the registry's own record checks it, and signs it.
+        const dist = spec.integrity ? undefined : await registryDist(`${spec.name}@${spec.version}`);
+        await store(
+          dir,
+          dist ? { ...spec, integrity: dist.integrity } : spec,
+          path.join(dest, file),
+          dist?.signatures,
+        );
       }
       done += batch.length;
       log(`npm mirror: ${done}/${missing.length} fetched`);
@@ -298,8 +308,17 @@ async function npmPack(specs: string[], dest: string): Promise<Map<string, strin
   return new Map(packed.map((p) => [`${p.name}@${p.version}`, p.filename]));
 }
 
+async function registryDist(spec: string): Promise<{ integrity: string; signatures?: Signatures }> {
+  const { stdout } = await promisify(execFile)("npm", ["view", spec, "dist", "--json"]);
+  const dist = record(JSON.parse(stdout));
+  const integrity = str(dist?.integrity);
+  if (!integrity) throw new Error(`the registry records no integrity for ${spec}`);
+  const signatures = Array.isArray(dist?.signatures) ? (dist.signatures as Signatures) : undefined;
+  return { integrity, ...(signatures ? { signatures } : {}) };
+}
+
 /** Moves one downloaded tarball into the layout, with its manifest; checks it first. */
-async function store(dir: string, spec: LockedPackage, file: string): Promise<void> {
+async function store(dir: string, spec: LockedPackage, file: string, signatures?: Signatures): Promise<void> {
   const bytes = await readFile(file);
   const sha512 = `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
   const sha1 = createHash("sha1").update(bytes).digest();
@@ -317,7 +336,12 @@ async function store(dir: string, spec: LockedPackage, file: string): Promise<vo
     version: spec.version,
     ...(hasInstallScript ? { hasInstallScript: true } : {}),
     ...(hasShrinkwrap ? { _hasShrinkwrap: true } : {}),
-    dist: { integrity: sha512, shasum: sha1.toString("hex"), tarball: relative },
+    dist: {
+      integrity: sha512,
+      shasum: sha1.toString("hex"),
+      tarball: relative,
+      ...(signatures ? { signatures } : {}),
+    },
   };
   await mkdir(path.dirname(tarball), { recursive: true });
   await rename(file, tarball).catch(async () => writeFile(tarball, bytes));

@@ -68,55 +68,90 @@ const run = (container: Docker.Container, argv: string[], stdin?: Parameters<typ
     ...(stdin ? { stdin } : {}),
   });
 
+/** Builds the environment of a fixture as the pipeline would: detected setup, then the persist step. */
+async function buildFixture(name: string) {
+  const repo = await copyFixture(name);
+  const files = new Map<string, string>();
+  for (const file of ["package.json", "package-lock.json", "pnpm-lock.yaml"]) {
+    const content = await readFile(path.join(repo, file), "utf8").catch(() => undefined);
+    if (content !== undefined) files.set(file, content);
+  }
+  const plan = detectNodeSetup(files)!;
+  const env = await prepareEnvironment({
+    base,
+    repoDir: repo,
+    workingDirectory: "",
+    setup: [...plan.commands, persistCommand("/work")],
+    dependencyFiles: [...files].map(([p, content]) => ({ path: p, content: keyContent(p, content) })),
+    scope: `test-node-env-${name}-${process.pid}-${Date.now()}`,
+    allowNetwork: true,
+    limits: config.sandbox.limits,
+    setupTimeoutMs: 240_000,
+    pip: {},
+    setupEnv: registryEnv(mirror.url),
+    cacheBytes: 1024 ** 4,
+  });
+  built.push(env.image);
+  return { repo, plan, env };
+}
+
+/** Copies the repository into an offline container of the environment, restores the installed tree, runs mocha. */
+async function runOffline(image: string, repo: string, extra: string[][] = []) {
+  const sandbox = await offlineContainer(image);
+  try {
+    const copy = await run(
+      sandbox,
+      ["tar", "-x", "--no-same-owner", "-C", "/work", "-f", "-"],
+      tar.pack(repo),
+    );
+    expect(copy.exitCode).toBe(0);
+    const before = await run(sandbox, ["npx", "--no-install", "mocha"]);
+    expect((await run(sandbox, restoreCommand("/work"))).exitCode).toBe(0);
+    const after = await run(sandbox, ["npx", "--no-install", "mocha"]);
+    const more = [];
+    for (const argv of extra) more.push(await run(sandbox, argv));
+    return { before, after, more };
+  } finally {
+    await sandbox.remove({ force: true });
+  }
+}
+
 describe("a Node environment from the npm mirror", () => {
   it("installs the lockfile with npm ci from the mirror, and runs the tests offline from the image", async () => {
-    const repo = await copyFixture("js-mocha");
-    const files = new Map<string, string>();
-    for (const name of ["package.json", "package-lock.json"]) {
-      files.set(name, await readFile(path.join(repo, name), "utf8"));
-    }
-    const plan = detectNodeSetup(files);
-    expect(plan?.commands).toEqual([["npm", "ci"]]);
-
-    const env = await prepareEnvironment({
-      base,
-      repoDir: repo,
-      workingDirectory: "",
-      setup: [...plan!.commands, persistCommand("/work")],
-      dependencyFiles: [...files].map(([p, content]) => ({ path: p, content: keyContent(p, content) })),
-      scope: `test-node-env-${process.pid}-${Date.now()}`,
-      allowNetwork: true,
-      limits: config.sandbox.limits,
-      setupTimeoutMs: 240_000,
-      pip: {},
-      setupEnv: registryEnv(mirror.url),
-      cacheBytes: 1024 ** 4,
-    });
-    built.push(env.image);
+    const requestsBefore = mirror.requests.length;
+    const { repo, plan, env } = await buildFixture("js-mocha");
+    expect(plan.commands).toEqual([["npm", "ci"]]);
     expect(env.cached).toBe(false);
 
     // Every tarball came from the mirror, and it had them all.
-    const tarballs = mirror.requests.filter((r) => r.path.endsWith(".tgz"));
+    const served = mirror.requests.slice(requestsBefore);
+    const tarballs = served.filter((r) => r.path.endsWith(".tgz"));
     expect(tarballs).toContainEqual({ method: "GET", path: "/mocha/-/mocha-11.8.0.tgz", status: 200 });
-    const lock = JSON.parse(files.get("package-lock.json")!) as { packages: Record<string, unknown> };
+    const lock = JSON.parse(await readFile(path.join(repo, "package-lock.json"), "utf8")) as {
+      packages: Record<string, unknown>;
+    };
     expect(tarballs).toHaveLength(Object.keys(lock.packages).length - 1);
-    expect(mirror.requests.filter((r) => r.status !== 200)).toEqual([]);
+    expect(served.filter((r) => r.status !== 200)).toEqual([]);
 
-    // The environment image keeps the installed tree out of /work (a tmpfs in every sandbox).
-    const sandbox = await offlineContainer(env.image);
-    try {
-      expect(
-        (await run(sandbox, ["tar", "-x", "--no-same-owner", "-C", "/work", "-f", "-"], tar.pack(repo)))
-          .exitCode,
-      ).toBe(0);
-      const before = await run(sandbox, ["npx", "--no-install", "mocha"]);
-      expect(before.exitCode).not.toBe(0);
-      expect((await run(sandbox, restoreCommand("/work"))).exitCode).toBe(0);
-      const tests = await run(sandbox, ["npx", "--no-install", "mocha"]);
-      expect(tests.stdout).toContain("2 passing");
-      expect(tests.exitCode).toBe(0);
-    } finally {
-      await sandbox.remove({ force: true });
-    }
+    // The installed tree is not in /work (a tmpfs in every sandbox) until it is restored.
+    const { before, after } = await runOffline(env.image, repo);
+    expect(before.exitCode).not.toBe(0);
+    expect(after.stdout).toContain("2 passing");
+    expect(after.exitCode).toBe(0);
+  });
+
+  it("installs a pnpm lockfile through corepack, pnpm itself from the mirror, and pnpm runs offline", async () => {
+    const requestsBefore = mirror.requests.length;
+    const { repo, plan, env } = await buildFixture("js-pnpm");
+    expect(plan.commands).toEqual([["corepack", "pnpm", "install", "--frozen-lockfile"]]);
+    const served = mirror.requests.slice(requestsBefore);
+    expect(served).toContainEqual({ method: "GET", path: "/pnpm/-/pnpm-9.15.9.tgz", status: 200 });
+    expect(served.filter((r) => r.status !== 200)).toEqual([]);
+
+    const { before, after, more } = await runOffline(env.image, repo, [["pnpm", "exec", "mocha"]]);
+    expect(before.exitCode).not.toBe(0);
+    expect(after.stdout).toContain("2 passing");
+    // corepack runs the pnpm the setup downloaded, from the image, with no network and a read-only root.
+    expect(more[0]).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("2 passing") });
   });
 });

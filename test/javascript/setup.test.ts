@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import {
+  DEFAULT_MANAGERS,
   detectNodeSetup,
   installRoot,
   isNodeDependencyFile,
@@ -29,13 +30,15 @@ describe("detectNodeSetup", () => {
   });
 
   it("runs pnpm through corepack at the version the lockfile format says, or packageManager's", () => {
+    // The default carries its tarball's hash: corepack checks it, not the registry's signatures.
+    expect(DEFAULT_MANAGERS.pnpm["6"]).toMatch(/^8\.15\.9\+sha512\.[0-9a-f]{128}$/);
     expect(
       detectNodeSetup(files({ "package.json": pkg(), "pnpm-lock.yaml": "lockfileVersion: '6.0'\n" })),
     ).toEqual({
       manager: "pnpm",
       managerVersion: "8.15.9",
       lockfile: "pnpm-lock.yaml",
-      commands: [["corepack", "pnpm@8.15.9", "install", "--frozen-lockfile"]],
+      commands: [["corepack", `pnpm@${DEFAULT_MANAGERS.pnpm["6"]}`, "install", "--frozen-lockfile"]],
       source: "detected: pnpm-lock.yaml",
     });
     const pinned = detectNodeSetup(
@@ -59,7 +62,7 @@ describe("detectNodeSetup", () => {
     });
     expect(detectNodeSetup(files({ "package.json": pkg(), "yarn.lock": CLASSIC_LOCK }))).toMatchObject({
       managerVersion: "1.22.22",
-      commands: [["corepack", "yarn@1.22.22", "install", "--frozen-lockfile"]],
+      commands: [["corepack", `yarn@${DEFAULT_MANAGERS.yarn.classic}`, "install", "--frozen-lockfile"]],
     });
     const declared = detectNodeSetup(
       files({ "package.json": pkg({ packageManager: "yarn@3.6.4" }), "yarn.lock": BERRY_LOCK }),

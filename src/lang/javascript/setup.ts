@@ -19,14 +19,27 @@ const LOCKFILES: [string, PackageManager][] = [
 ];
 
 /**
- * The package-manager version used when `packageManager` names none, by lockfile
- * format: the last release that writes it (so `--frozen-lockfile` reads it as written).
+ * The package manager used when `packageManager` names none, by lockfile format: the
+ * last release that writes it (so a frozen install reads it as written). pnpm and Yarn 1
+ * carry their tarball's sha512, which corepack checks instead of asking the registry
+ * for signatures (a mirror may not serve them); corepack fetches Berry without checks
+ * either way.
  */
-export const DEFAULT_MANAGER_VERSIONS = {
+export const DEFAULT_MANAGERS = {
   /** pnpm-lock.yaml `lockfileVersion` major → pnpm. */
-  pnpm: { "5": "7.33.7", "6": "8.15.9", "9": "9.15.9" } as Record<string, string>,
+  pnpm: {
+    "5": "7.33.7+sha512.7afe2410642b39c698df46da4ce5c7231a5cce360698d69f8cf8f42257d40b3e43f231053b07b8de849fd4ffbf4a71ff57b835137777a352388f3d3da747200e",
+    "6": "8.15.9+sha512.499434c9d8fdd1a2794ebf4552b3b25c0a633abcee5bb15e7b5de90f32f47b513aca98cd5cfd001c31f0db454bc3804edccd578501e4ca293a6816166bbd9f81",
+    "9": "9.15.9+sha512.68046141893c66fad01c079231128e9afb89ef87e2691d69e4d40eee228988295fd4682181bae55b58418c3a253bde65a505ec7c5f9403ece5cc3cd37dcf2531",
+  } as Record<string, string>,
   /** yarn.lock `__metadata.version` → Yarn (Berry); no metadata: Yarn 1. */
-  yarn: { classic: "1.22.22", "4": "2.4.2", "6": "3.8.7", "8": "4.18.1" } as Record<string, string>,
+  yarn: {
+    classic:
+      "1.22.22+sha512.a6b2f7906b721bba3d67d4aff083df04dad64c399707841b7acf00f6b133b7ac24255f2652fa22ae3534329dc6180534e98d17432037ff6fd140556e2bb3137e",
+    "4": "2.4.2",
+    "6": "3.8.7",
+    "8": "4.18.1",
+  } as Record<string, string>,
 };
 
 export interface NodeSetupPlan {
@@ -64,11 +77,12 @@ export function detectNodeSetup(files: ReadonlyMap<string, string>): NodeSetupPl
     ...(declared ? [`packageManager ${declared.manager}@${declared.version}`] : []),
   ];
   if (!lockfile && !dependsOnSomething(manifest, files)) return undefined;
-  const version = declared?.manager === manager ? declared.version : defaultVersion(manager, lockfile, files);
+  const pinned = declared?.manager === manager ? undefined : defaultManager(manager, lockfile, files);
+  const version = declared?.manager === manager ? declared.version : pinned?.split("+")[0];
   const source = `detected: ${found.length > 0 ? found.join(", ") : "package.json"}`;
   // A version pinned by packageManager is what corepack's shim runs; otherwise it is named.
   const via = (name: string) =>
-    declared?.manager === manager ? ["corepack", name] : ["corepack", `${name}@${version}`];
+    declared?.manager === manager ? ["corepack", name] : ["corepack", `${name}@${pinned}`];
   const base = { manager, ...(version ? { managerVersion: version } : {}), source };
   const withLock = lockfile ? { lockfile } : {};
   if (manager === "npm") {
@@ -97,7 +111,7 @@ export function packageManagerField(
   return { manager: match[1] as PackageManager, version: match[2]! };
 }
 
-function defaultVersion(
+function defaultManager(
   manager: PackageManager,
   lockfile: string | undefined,
   files: ReadonlyMap<string, string>,
@@ -106,14 +120,14 @@ function defaultVersion(
   if (manager === "pnpm") {
     const lock = lockfile ? yamlRecord(files.get(lockfile)) : undefined;
     const format = String(lock?.lockfileVersion ?? "9").split(".")[0]!;
-    return DEFAULT_MANAGER_VERSIONS.pnpm[format] ?? DEFAULT_MANAGER_VERSIONS.pnpm["9"];
+    return DEFAULT_MANAGERS.pnpm[format] ?? DEFAULT_MANAGERS.pnpm["9"];
   }
   const text = lockfile ? (files.get(lockfile) ?? "") : "";
   const berry = /^__metadata:\s*\n\s+version:\s*(\d+)/m.exec(text);
-  if (berry) return DEFAULT_MANAGER_VERSIONS.yarn[berry[1]!] ?? DEFAULT_MANAGER_VERSIONS.yarn["8"];
+  if (berry) return DEFAULT_MANAGERS.yarn[berry[1]!] ?? DEFAULT_MANAGERS.yarn["8"];
   // A Berry project without a lockfile yet still says so with its .yarnrc.yml.
-  if (!lockfile && files.has(".yarnrc.yml")) return DEFAULT_MANAGER_VERSIONS.yarn["8"];
-  return DEFAULT_MANAGER_VERSIONS.yarn.classic;
+  if (!lockfile && files.has(".yarnrc.yml")) return DEFAULT_MANAGERS.yarn["8"];
+  return DEFAULT_MANAGERS.yarn.classic;
 }
 
 function dependsOnSomething(
