@@ -5,7 +5,8 @@
 # built offline with debootstrap, in parallel, when a tag is absent (the default
 # Python tag points at 3.11), host python3 with pytest and coverage (the `local`
 # sandbox and benchmarks use it) and, unless `--cli`, Redis on 127.0.0.1:6379 (the
-# App's queue and its tests).
+# App's queue and its tests) and the tests' npm mirror (scripts/npm-mirror.ts: the
+# packages of the fixtures' and corpora's lockfiles, fetched once from the npm registry).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_redis=1
@@ -92,4 +93,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # does not serve, which `npm ci` counts as a lock mismatch. `npm install` keeps the
   # locked versions and skips the optional package.
   npm install --no-audit --no-fund >/dev/null
+fi
+
+if [ $with_redis = 1 ]; then
+  npx tsx scripts/npm-mirror.ts
 fi
