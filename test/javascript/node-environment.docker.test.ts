@@ -133,11 +133,17 @@ describe("a Node environment from the npm mirror", () => {
     expect(tarballs).toHaveLength(Object.keys(lock.packages).length - 1);
     expect(served.filter((r) => r.status !== 200)).toEqual([]);
 
+    // The registry reached the setup (and its install script, run there), never the image.
+    const info = await docker.getImage(env.image).inspect();
+    expect(info.Config.Env.join("\n")).not.toContain("npm_config_registry");
+
     // The installed tree is not in /work (a tmpfs in every sandbox) until it is restored.
-    const { before, after } = await runOffline(env.image, repo);
+    const marker = ["cat", "node_modules/.postinstall-ran"];
+    const { before, after, more } = await runOffline(env.image, repo, [marker]);
     expect(before.exitCode).not.toBe(0);
     expect(after.stdout).toContain("2 passing");
     expect(after.exitCode).toBe(0);
+    expect(more[0]).toMatchObject({ exitCode: 0, stdout: mirror.url });
   });
 
   it("installs a pnpm lockfile through corepack, pnpm itself from the mirror, and pnpm runs offline", async () => {
