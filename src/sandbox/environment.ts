@@ -50,6 +50,8 @@ export interface EnvironmentRequest {
   limits: SandboxLimits;
   setupTimeoutMs: number;
   pip: PipSettings;
+  /** The build container's network; default the setup network (a test gives one of its own). */
+  network?: string;
   /** More variables for the setup commands only (a package registry's settings): never stored in the image, not in the key. */
   setupEnv?: Record<string, string>;
   /** Size cap of all environment images; least recently used ones past it are removed after a build. */
@@ -82,7 +84,7 @@ export const commandLine = (argv: string[]): string => quote(argv);
 
 /** The cache key: a hash of everything that decides what the setup installs. */
 export function environmentKey(
-  request: Omit<EnvironmentRequest, "limits" | "pip" | "setupEnv" | "cacheBytes" | "repoDir">,
+  request: Omit<EnvironmentRequest, "limits" | "pip" | "setupEnv" | "network" | "cacheBytes" | "repoDir">,
 ): string {
   const hash = createHash("sha256");
   const files = [...request.dependencyFiles].sort((a, b) => a.path.localeCompare(b.path));
@@ -175,7 +177,7 @@ async function buildEnvironment(
   log?: Logger,
 ): Promise<void> {
   const { limits } = request;
-  const network = await ensureSetupNetwork(docker);
+  const network = request.network ?? (await ensureSetupNetwork(docker));
   const workdir = path.posix.join(WORKDIR, request.workingDirectory);
   const labels: Record<string, string> = {
     // Reaped like a sandbox when its worker dies mid-build.

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type Docker from "dockerode";
 import {
@@ -8,35 +9,61 @@ import {
   type NpmMirror,
 } from "../../bench/lib/npm-mirror.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
-import { ensureSetupNetwork } from "../../src/sandbox/environment.js";
 
-export type { NpmMirror } from "../../bench/lib/npm-mirror.js";
+export const LABEL_TEST_NETWORK = "org.hypofix.test-network";
+
+export interface SetupMirror extends NpmMirror {
+  /** The network a build container joins to reach the mirror (EnvironmentRequest.network). */
+  network: string;
+  /** Stops the mirror and removes its network. */
+  close(): Promise<void>;
+}
 
 /**
- * The npm registry of a test: the provisioned mirror folder (scripts/npm-mirror.ts)
- * served where a build container reaches it, by default the setup network's gateway
- * (the host's address on that bridge, never the LAN's). HYPOFIX_NPM_MIRROR_HOST moves
- * it (a proxy's or another network's address). Throws, naming what is missing, when
- * the folder lacks a package of one of `lockfiles`: the test then could only fail
- * inside the build, or reach for the public registry.
+ * The npm registry of a test: the provisioned mirror folder (scripts/npm-mirror.ts),
+ * served on the gateway of an internal Docker network of the test's own, the host's
+ * address on that bridge and nothing else's. A build on that network reaches the
+ * mirror and nothing past this machine, whatever a package manager tries.
+ * HYPOFIX_NPM_MIRROR_HOST serves it on another address instead (a proxy's view).
+ * Throws, naming what is missing, when the folder lacks a package of one of
+ * `lockfiles`: the test could then only fail inside the build.
  */
 export async function startSetupMirror(
   options: { lockfiles?: string[]; docker?: Docker } = {},
-): Promise<NpmMirror> {
+): Promise<SetupMirror> {
+  const docker = options.docker ?? dockerClient();
   const dir = npmMirrorDir();
   await assertMirrorHolds(options.lockfiles ?? [], dir);
-  const host =
-    process.env.HYPOFIX_NPM_MIRROR_HOST ?? (await setupNetworkGateway(options.docker ?? dockerClient()));
-  return startNpmMirror({ dir, host });
+  const name = `hypofix-test-npm-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const network = await docker.createNetwork({
+    Name: name,
+    Driver: "bridge",
+    Internal: true,
+    Labels: { [LABEL_TEST_NETWORK]: "1" },
+    Options: { "com.docker.network.bridge.enable_icc": "false" },
+  });
+  try {
+    const host = process.env.HYPOFIX_NPM_MIRROR_HOST ?? (await gateway(network));
+    const mirror = await startNpmMirror({ dir, host });
+    return {
+      ...mirror,
+      network: name,
+      close: async () => {
+        await mirror.close();
+        await network.remove();
+      },
+    };
+  } catch (err) {
+    await network.remove().catch(() => undefined);
+    throw err;
+  }
 }
 
-/** The IPv4 gateway of the setup network (created if absent): the host as its containers see it. */
-export async function setupNetworkGateway(docker: Docker): Promise<string> {
-  const id = await ensureSetupNetwork(docker);
-  const info = await docker.getNetwork(id).inspect();
-  const gateway = (info.IPAM?.Config ?? []).map((c) => c.Gateway).find((g) => g && !g.includes(":"));
-  if (!gateway) throw new Error(`the setup network ${id.slice(0, 12)} has no IPv4 gateway`);
-  return gateway;
+async function gateway(network: Docker.Network): Promise<string> {
+  const info = await network.inspect();
+  const address = (info.IPAM?.Config ?? []).map((c) => c.Gateway).find((g) => g && !g.includes(":"));
+  if (!address) throw new Error(`network ${info.Name} has no IPv4 gateway`);
+  return address;
 }
 
 export async function assertMirrorHolds(lockfiles: string[], dir: string = npmMirrorDir()): Promise<void> {

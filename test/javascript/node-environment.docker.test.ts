@@ -16,25 +16,27 @@ import { dockerClient, runExec } from "../../src/sandbox/docker.js";
 import { prepareEnvironment } from "../../src/sandbox/environment.js";
 import { inspectImage, type BaseImage } from "../../src/sandbox/images.js";
 import { copyFixture, removeImages } from "../environment/helpers.js";
-import { startSetupMirror, type NpmMirror } from "../helpers/npm-mirror.js";
+import { startSetupMirror, type SetupMirror } from "../helpers/npm-mirror.js";
 
-// A JavaScript project's environment end to end, against the real engine and real npm:
-// `npm ci` in a build container of the Node image on the setup network, every package
-// from the test's own mirror, then mocha run from the committed image without a network.
+// A JavaScript project's environment end to end, against the real engine and real package
+// managers: the lockfile's install in a build container of the Node image on an internal
+// network of the test's own, every package (and pnpm or Yarn itself) from the test's mirror,
+// then mocha run from the committed image without a network.
 vi.setConfig({ testTimeout: 300_000 });
 const config = loadConfig();
 const docker = dockerClient();
-const FIXTURE = fileURLToPath(new URL("../fixtures/js-mocha", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 const NODE_IMAGE = `${process.env.HYPOFIX_NODE_IMAGE ?? "hypofix/sandbox-node:1"}-node20`;
 const built: string[] = [];
-let mirror: NpmMirror;
+let mirror: SetupMirror;
 let base: BaseImage;
 
 beforeAll(async () => {
   const image = await inspectImage(docker, NODE_IMAGE);
   if (!image) throw new Error(`${NODE_IMAGE} not found: bash scripts/provision.sh builds it`);
   base = image;
-  mirror = await startSetupMirror({ lockfiles: [path.join(FIXTURE, "package-lock.json")], docker });
+  const lockfiles = ["js-mocha/package-lock.json", "js-pnpm/pnpm-lock.yaml", "js-yarn/yarn.lock"];
+  mirror = await startSetupMirror({ lockfiles: lockfiles.map((l) => path.join(FIXTURES, l)), docker });
 });
 afterAll(async () => {
   await mirror?.close();
@@ -77,7 +79,7 @@ const run = (container: Docker.Container, argv: string[], stdin?: Parameters<typ
 async function buildFixture(name: string) {
   const repo = await copyFixture(name);
   const files = new Map<string, string>();
-  for (const file of ["package.json", "package-lock.json", "pnpm-lock.yaml"]) {
+  for (const file of ["package.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock"]) {
     const content = await readFile(path.join(repo, file), "utf8").catch(() => undefined);
     if (content !== undefined) files.set(file, content);
   }
@@ -94,6 +96,7 @@ async function buildFixture(name: string) {
     setupTimeoutMs: 240_000,
     pip: {},
     setupEnv: registryEnv(mirror.url),
+    network: mirror.network,
     cacheBytes: 1024 ** 4,
   });
   built.push(env.image);
@@ -164,5 +167,15 @@ describe("a Node environment from the npm mirror", () => {
     expect(after.stdout).toContain("2 passing");
     // corepack runs the pnpm the setup downloaded, from the image, with no network and a read-only root.
     expect(more[0]).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("2 passing") });
+  });
+
+  it("installs a Yarn 1 lockfile from the mirror, though its resolved URLs name the public registry", async () => {
+    const requestsBefore = mirror.requests.length;
+    const { repo, env } = await buildFixture("js-yarn");
+    const served = mirror.requests.slice(requestsBefore);
+    expect(served).toContainEqual({ method: "GET", path: "/mocha/-/mocha-11.8.0.tgz", status: 200 });
+    expect(served.filter((r) => r.status !== 200)).toEqual([]);
+    const { after } = await runOffline(env.image, repo, []);
+    expect(after.stdout).toContain("2 passing");
   });
 });

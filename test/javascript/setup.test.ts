@@ -60,9 +60,21 @@ describe("detectNodeSetup", () => {
       managerVersion: "4.18.1",
       commands: [["corepack", "yarn@4.18.1", "install", "--immutable"]],
     });
+    // Yarn 1 runs behind a step that points the build's copy of yarn.lock at the setup's registry.
     expect(detectNodeSetup(files({ "package.json": pkg(), "yarn.lock": CLASSIC_LOCK }))).toMatchObject({
       managerVersion: "1.22.22",
-      commands: [["corepack", `yarn@${DEFAULT_MANAGERS.yarn.classic}`, "install", "--frozen-lockfile"]],
+      commands: [
+        [
+          "sh",
+          "-c",
+          expect.stringContaining('sed -i -e "s#https://registry.yarnpkg.com/#$YARN_REGISTRY#g"'),
+          "sh",
+          "corepack",
+          `yarn@${DEFAULT_MANAGERS.yarn.classic}`,
+          "install",
+          "--frozen-lockfile",
+        ],
+      ],
     });
     const declared = detectNodeSetup(
       files({ "package.json": pkg({ packageManager: "yarn@3.6.4" }), "yarn.lock": BERRY_LOCK }),

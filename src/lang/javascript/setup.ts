@@ -98,8 +98,20 @@ export function detectNodeSetup(files: ReadonlyMap<string, string>): NodeSetupPl
     : berry
       ? ["install", "--immutable"]
       : ["install", "--frozen-lockfile"];
-  return { ...base, ...withLock, commands: [[...via("yarn"), ...args]] };
+  const install = [...via("yarn"), ...args];
+  // Yarn 1 fetches a lockfile's resolved URLs as written, whatever registry it is given.
+  const command = lockfile && !berry ? ["sh", "-c", YARN1_LOCK_TO_REGISTRY, "sh", ...install] : install;
+  return { ...base, ...withLock, commands: [command] };
 }
+
+/**
+ * Points the build's copy of a Yarn 1 lockfile at the registry of the setup (YARN_REGISTRY,
+ * from registryEnv) before running the install it is given; without one, runs it as is.
+ * The repository's own yarn.lock is untouched: the build works on a copy.
+ */
+const YARN1_LOCK_TO_REGISTRY =
+  'if [ -n "${YARN_REGISTRY:-}" ]; then sed -i -e "s#https://registry.yarnpkg.com/#$YARN_REGISTRY#g" ' +
+  '-e "s#https://registry.npmjs.org/#$YARN_REGISTRY#g" yarn.lock; fi && exec "$@"';
 
 /** `packageManager: "pnpm@9.1.0+sha512.…"` → pnpm, 9.1.0. Anything else: undefined. */
 export function packageManagerField(
