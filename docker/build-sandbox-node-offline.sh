@@ -134,6 +134,7 @@ done
 failed=0
 for pid in "${stage_pids[@]}" $base_pid; do wait "$pid" || failed=1; done
 [ $failed = 0 ] || exit 2
+log "rootfs and downloads ready after $(($(date +%s) - started)) s"
 
 for m in "${majors[@]}"; do
   tag="$IMAGE-node$m"
@@ -167,6 +168,6 @@ for m in "${majors[@]}"; do
     log "$tag does not meet the sandbox contract (uid 10001, /work, node ${NODE[$m]}, npm, npx, corepack with yarn and pnpm, timeout, kill, a writable COREPACK_HOME)"
     exit 2
   }
-  log "built $tag"
+  log "built $tag ($(($(date +%s) - started)) s)"
 done
 log "Node ${majors[*]} in $(($(date +%s) - started)) s"
