@@ -13,6 +13,7 @@ import { rcompare, valid } from "semver";
 import { extract } from "tar-stream";
 import { parse as parseYaml } from "yaml";
 import { detectNodeSetup } from "../../src/lang/javascript/setup.js";
+import { mapLimit } from "./stats.js";
 
 /*
  * A local npm registry for tests and benchmarks: no setup in them reaches the public
@@ -267,7 +268,7 @@ export async function fillNpmMirror(
     for (let i = 0; i < missing.length; i += 40) batches.push(missing.slice(i, i + 40));
     let done = 0;
     // A few npm processes at once: each fetches its batch one package after another.
-    await pool(batches, 4, async (batch, index) => {
+    await mapLimit(batches, 4, async (batch, index) => {
       const dest = path.join(scratch, String(index));
       await mkdir(dest, { recursive: true });
       const packed = await npmPack(
@@ -417,21 +418,6 @@ async function readManifest(
     MANIFEST_FIELDS.filter((f) => f in manifest!).map((f) => [f, manifest![f]]),
   );
   return { manifest: kept, hasInstallScript, hasShrinkwrap };
-}
-
-async function pool<T>(
-  items: T[],
-  size: number,
-  run: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await run(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
 }
 
 export interface MirrorRequest {
