@@ -69,7 +69,9 @@ function npmPackages(lock: Record<string, unknown>): LockedPackage[] {
   if (packages) {
     for (const [key, value] of Object.entries(packages)) {
       const entry = record(value);
-      if (!key || !entry || entry.link || entry.inBundle || !onPlatform(entry)) continue;
+      // A key outside node_modules is the root or a workspace's own folder, never fetched.
+      if (!key.includes("node_modules/") || !entry || entry.link || entry.inBundle || !onPlatform(entry))
+        continue;
       if (typeof entry.resolved === "string" && !isRegistryTarball(entry.resolved)) continue;
       const name = str(entry.name) ?? key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
       const version = str(entry.version);

@@ -44,6 +44,7 @@ describe("lockedPackages", () => {
         "node_modules/fsevents": { version: "2.3.3", os: ["!linux"] },
         "node_modules/npm/node_modules/abbrev": { version: "1.0.0", inBundle: true },
         "node_modules/local": { resolved: "packages/local", link: true },
+        "packages/local": { name: "local", version: "1.0.0" },
         "node_modules/forked": { version: "1.0.0", resolved: "git+ssh://git@github.com/a/forked.git#abc" },
       },
     };

@@ -8,6 +8,7 @@ import {
   startNpmMirror,
   type NpmMirror,
 } from "../../bench/lib/npm-mirror.js";
+import { registryEnv } from "../../src/lang/javascript/setup.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
 
 export const LABEL_TEST_NETWORK = "org.hypofix.test-network";
@@ -15,6 +16,13 @@ export const LABEL_TEST_NETWORK = "org.hypofix.test-network";
 export interface SetupMirror extends NpmMirror {
   /** The network a build container joins to reach the mirror (EnvironmentRequest.network). */
   network: string;
+  /**
+   * The build's variables (EnvironmentRequest.setupEnv): registryEnv(url), and corepack
+   * told not to ask for registry signatures, which this host's registry does not serve
+   * and so neither can the mirror; its package managers were checked against the
+   * registry's integrity when they were fetched.
+   */
+  setupEnv: Record<string, string>;
   /** Stops the mirror and removes its network. */
   close(): Promise<void>;
 }
@@ -48,6 +56,7 @@ export async function startSetupMirror(
     return {
       ...mirror,
       network: name,
+      setupEnv: { ...registryEnv(mirror.url), COREPACK_INTEGRITY_KEYS: "0" },
       close: async () => {
         await mirror.close();
         await network.remove();

@@ -9,7 +9,6 @@ import {
   detectNodeSetup,
   keyContent,
   persistCommand,
-  registryEnv,
   restoreCommand,
 } from "../../src/lang/javascript/setup.js";
 import { dockerClient, runExec } from "../../src/sandbox/docker.js";
@@ -95,7 +94,7 @@ async function buildFixture(name: string) {
     limits: config.sandbox.limits,
     setupTimeoutMs: 240_000,
     pip: {},
-    setupEnv: registryEnv(mirror.url),
+    setupEnv: mirror.setupEnv,
     network: mirror.network,
     cacheBytes: 1024 ** 4,
   });
