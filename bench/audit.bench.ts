@@ -2,12 +2,14 @@
  * audit-shop fixture changes, whether each audit reached its expected verdict, and
  * the cost of the call recorder on a suite run against the same run without it. */
 import path from "node:path";
+import { openWorkspace } from "../src/compose.js";
 import { explainChange } from "../src/audit/explain.js";
 import { loadConfig } from "../src/config.js";
 import { createSandbox } from "../src/sandbox/index.js";
 import { buildFixtureRepo } from "../test/audit/fixture-repo.js";
 import { summarize } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
+import { python, pythonOf } from "../src/lang/python/index.js";
 
 /** Fixture branch → the verdict a correct audit reaches. */
 const EXPECTED: Record<string, "confirmed" | "contradicted" | "not-run"> = {
@@ -45,8 +47,7 @@ const auditBench: Benchmark = {
             base: "base",
             head,
             engine: "offline",
-            sandbox: "docker",
-            config,
+            workspace: (dir) => openWorkspace({ repoDir: dir, backend: "docker", config }),
             differential: { testTimeoutMs: 5_000, callTimeoutMs: 3_000, suiteTimeoutMs: timeoutMs },
           });
           (perChange[head] ??= []).push(performance.now() - started);
@@ -93,6 +94,7 @@ async function recorderOverhead(repoDir: string, n: number, config: ReturnType<t
     repoDir,
     image: config.sandbox.image,
     limits: config.sandbox.limits,
+    support: python.sandbox,
   });
   try {
     const out = `${sandbox.workdir}/.bench-calls.jsonl`;
@@ -100,7 +102,7 @@ async function recorderOverhead(repoDir: string, n: number, config: ReturnType<t
       ".bench-record.json",
       JSON.stringify({ root: sandbox.workdir, targets: TARGETS, out, testTimeout: 0 }),
     );
-    const pytest = [sandbox.python, "-m", "pytest", "-q", "-p", "no:cacheprovider"];
+    const pytest = [pythonOf(sandbox), "-m", "pytest", "-q", "-p", "no:cacheprovider"];
     const env = { PYTHONPATH: sandbox.helpersDir, PYTHONDONTWRITEBYTECODE: "1" };
     const samples = { plain: [] as number[], recording: [] as number[] };
     for (let round = 0; round <= n; round++) {

@@ -6,11 +6,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../src/config.js";
-import { createPythonRuntime } from "../src/lang/python/index.js";
+import { createPythonRuntime, python } from "../src/lang/python/index.js";
 import { environmentPhase } from "../src/pipeline/environment.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { dockerClient } from "../src/sandbox/docker.js";
 import { createSandbox } from "../src/sandbox/index.js";
+import { hostAddress } from "../test/helpers/host-address.js";
+import { servePackageMirror } from "./lib/package-mirror.js";
 import { summarize } from "./lib/stats.js";
 import { buildWheel } from "./lib/wheel.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
@@ -33,12 +35,18 @@ async function firstTest(config: Config, repoDir: string, scope: string, test: s
     backend: "docker",
     config,
     repoConfig: DEFAULT_REPO_CONFIG,
+    language: python,
     scope,
     allowSetupNetwork: true,
   });
   if ("error" in env) throw new Error(env.error);
   const environmentMs = performance.now() - started;
-  const sandbox = await createSandbox("docker", { repoDir, image: env.image, limits: config.sandbox.limits });
+  const sandbox = await createSandbox("docker", {
+    repoDir,
+    image: env.image,
+    limits: config.sandbox.limits,
+    support: python.sandbox,
+  });
   try {
     const run = await createPythonRuntime(sandbox).runTests([test]);
     if (run.tests.length !== 1) throw new Error(`the first test did not run: ${run.errors.join("; ")}`);
@@ -63,6 +71,7 @@ async function overshoot(
     repoDir,
     image: config.sandbox.image,
     limits: config.sandbox.limits,
+    support: python.sandbox,
   });
   const samples = { sleep: [] as number[], busy: [] as number[] };
   try {
@@ -92,14 +101,21 @@ const environmentBench: Benchmark = {
   async run({ subset }: BenchOptions): Promise<BenchResult> {
     const cold = subset === "quick" ? 2 : 5;
     const cached = subset === "quick" ? 3 : 10;
-    const config = loadConfig();
     const work = await mkdtemp(path.join(tmpdir(), "hypofix-bench-env-"));
     const deps = path.join(work, "deps");
     const plain = path.join(work, "plain");
     await cp(fixture("env-deps"), deps, { recursive: true });
     await cp(fixture("env-src"), plain, { recursive: true });
-    await buildWheel(path.join(deps, "vendor"), "hypofix-shiny", "1.0", {
+    // env-deps installs hypofix-shiny from a company mirror: ours, on this host, through the egress proxy.
+    await buildWheel(path.join(work, "wheels"), "hypofix-shiny", "1.0", {
       "shiny/__init__.py": "def double(x):\n    return 2 * x\n",
+    });
+    const host = await hostAddress();
+    const mirror = await servePackageMirror(path.join(work, "wheels"), host.address);
+    const config = loadConfig({
+      ...process.env,
+      HYPOFIX_PIP_INDEX_URL: `${mirror.url}/simple/`,
+      HYPOFIX_SETUP_ALLOW_HOSTS: "",
     });
     const images = new Set<string>();
     const depsTest = "tests/test_pricing.py::test_drops_values_over_the_limit";
@@ -165,6 +181,8 @@ const environmentBench: Benchmark = {
           .getImage(image)
           .remove({ force: true })
           .catch(() => undefined);
+      mirror.close();
+      await host.remove();
       await rm(work, { recursive: true, force: true });
     }
   },

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
-import { createPythonRuntime } from "../src/lang/python/index.js";
+import { createPythonRuntime, python } from "../src/lang/python/index.js";
 import { sbfl, worstCaseRank, type SbflFormula } from "../src/localize/sbfl.js";
 import { createSandbox } from "../src/sandbox/index.js";
 import { GROUPS, loadSelection, type BenchBug, type BugGroup } from "./lib/bugs.js";
@@ -49,6 +49,7 @@ async function localizeBug(bug: BenchBug, timeoutMs: number): Promise<BugOutcome
     repoDir,
     image: config.sandbox.image,
     limits: config.sandbox.limits,
+    support: python.sandbox,
   });
   try {
     const runtime = createPythonRuntime(sandbox, { timeoutMs });

@@ -1,5 +1,5 @@
 import { ProbotOctokit } from "probot";
-import { publishFix, type FixPullRequest, type GitHubClient } from "../src/github/outbound/publish.js";
+import { publishFix, type FixPullRequest, type GitHubClient } from "../src/outbound/publish.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "../test/github/fix-repo.js";
 import { git } from "../test/helpers/git.js";
 import { summarize } from "./lib/stats.js";

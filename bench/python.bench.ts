@@ -8,7 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { loadConfig } from "../src/config.js";
-import { createPythonRuntime, type PythonRuntime } from "../src/lang/python/index.js";
+import { createPythonRuntime, python } from "../src/lang/python/index.js";
+import type { Runtime } from "../src/lang/types.js";
 import { createSandbox } from "../src/sandbox/index.js";
 import { HOST_PYTHON } from "./lib/pytest.js";
 import { summarize } from "./lib/stats.js";
@@ -48,7 +49,7 @@ const med = (samples: number[]) => Math.round(summarize(samples).median);
 const pairedRatio = (a: number[], b: number[]) =>
   Math.round(summarize(a.map((x, i) => x / b[i]!)).median * 100) / 100;
 
-async function observeOk(runtime: PythonRuntime, experiment: string, expected: RegExp): Promise<void> {
+async function observeOk(runtime: Runtime, experiment: string, expected: RegExp): Promise<void> {
   const obs = await runtime.observe(TEST, experiment);
   if (!expected.test(obs.observation)) throw new Error(`unexpected observation: ${obs.observation}`);
 }
@@ -67,6 +68,7 @@ const pythonBench: Benchmark = {
       repoDir: FIXTURE,
       image: config.sandbox.image,
       limits: config.sandbox.limits,
+      support: python.sandbox,
     });
     try {
       const runtime = createPythonRuntime(sandbox, { timeoutMs });

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
 import { createOfflineEngine } from "../src/debug/offline.js";
-import { createPythonRuntime } from "../src/lang/python/index.js";
-import { runFix } from "../src/pipeline.js";
+import { createPythonRuntime, python } from "../src/lang/python/index.js";
+import { runFix } from "../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
 import { scorePatch, tally, verdictOf, type RepairOutcome, type RunStatus, type Score } from "./lib/score.js";
@@ -39,17 +39,22 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
   const base = { id: bug.id, group: bug.group, shape: bug.shape };
   try {
     const repoDir = await bug.materialize(join(scratch, "project"));
-    const fix = runFix({
-      repoDir,
-      tests: bug.failingTests,
-      engine: createOfflineEngine(),
-      backend: BACKEND,
-      config: loadConfig(),
-      repoConfig: DEFAULT_REPO_CONFIG,
-      makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
-      wallClockMs: timeoutMs,
-      deadline: Date.now() + timeoutMs + GRACE_MS,
-    });
+    const fix = runFix(
+      {
+        engine: createOfflineEngine(),
+        config: loadConfig(),
+        repoConfig: DEFAULT_REPO_CONFIG,
+        language: python,
+        makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
+      },
+      {
+        repoDir,
+        tests: bug.failingTests,
+        backend: BACKEND,
+        wallClockMs: timeoutMs,
+        deadline: Date.now() + timeoutMs + GRACE_MS,
+      },
+    );
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Timeout()), timeoutMs + 2 * GRACE_MS);
     });

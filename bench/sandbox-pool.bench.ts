@@ -4,6 +4,7 @@ import { DockerSandbox, dockerClient } from "../src/sandbox/docker.js";
 import { SandboxPool } from "../src/sandbox/pool.js";
 import type { SandboxOptions } from "../src/sandbox/types.js";
 import type { Benchmark, BenchResult } from "./types.js";
+import { python } from "../src/lang/python/index.js";
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
@@ -36,6 +37,7 @@ const bench: Benchmark = {
       repoDir: "examples/bank-account",
       image: config.sandbox.image,
       limits: config.sandbox.limits,
+      support: python.sandbox,
     };
     const docker = dockerClient();
     const pool = new SandboxPool(1, docker);

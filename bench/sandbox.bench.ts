@@ -8,6 +8,7 @@ import { DockerSandbox, dockerClient, runExec } from "../src/sandbox/docker.js";
 import { createSandbox, type Sandbox } from "../src/sandbox/index.js";
 import { summarize, type Summary } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
+import { python } from "../src/lang/python/index.js";
 
 const run = promisify(execFile);
 
@@ -58,7 +59,12 @@ const sandboxBench: Benchmark = {
     const hostPython = process.env.HYPOFIX_PYTHON ?? "/usr/bin/python3";
     const repoDir = await mkdtemp(path.join(tmpdir(), "hypofix-bench-"));
     await writeFile(path.join(repoDir, "mod.py"), "x = 1\n");
-    const options = { repoDir, image: config.sandbox.image, limits: config.sandbox.limits };
+    const options = {
+      repoDir,
+      image: config.sandbox.image,
+      limits: config.sandbox.limits,
+      support: python.sandbox,
+    };
 
     try {
       // Create + start + copy-in of a one-file repository, then dispose (not timed).

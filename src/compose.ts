@@ -1,23 +1,30 @@
 import type { Probot } from "probot";
 import { createProbot } from "probot";
-import { explainChange } from "./audit/explain.js";
-import { pipelineAudit } from "./audit/index.js";
+import { explainChange, type ExplainOptions } from "./audit/explain.js";
+import { pipelineAudit, type AuditOutcome } from "./audit/index.js";
 import { loadConfig, type Config } from "./config.js";
 import { createLlmEngine } from "./debug/llm.js";
 import { createOfflineEngine } from "./debug/offline.js";
-import { appCredentials } from "./github/outbound/app-credentials.js";
-import type { GitHubClient } from "./github/outbound/publish.js";
-import { createRepoHost } from "./github/outbound/repo-host.js";
-import { startRedelivery, type AppHookApi } from "./github/inbound/redeliver.js";
-import { removeStaleCheckouts } from "./github/outbound/stale-checkouts.js";
-import { createPythonRuntime } from "./lang/python/index.js";
+import { startRedelivery, type AppHookApi } from "./inbound/redeliver.js";
+import { defaultLanguage, resolveLanguage } from "./lang/registry.js";
+import type { Language, Runtime } from "./lang/types.js";
 import { createChatModel } from "./llm/openai-model.js";
 import type { TokenLedger } from "./llm/token-ledger.js";
 import type { ChatModel } from "./llm/types.js";
 import { localize } from "./localize/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { metrics } from "./metrics.js";
-import { runFix, type FixOptions, type LocalizerInput, type LocalizerOutput } from "./pipeline.js";
+import { appCredentials } from "./outbound/app-credentials.js";
+import type { GitHubClient } from "./outbound/publish.js";
+import { createRepoHost } from "./outbound/repo-host.js";
+import { removeStaleCheckouts } from "./outbound/stale-checkouts.js";
+import {
+  runFix,
+  type LocalizerInput,
+  type LocalizerOutput,
+  type RunContext,
+  type RuntimeFactory,
+} from "./pipeline/index.js";
 import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
@@ -25,45 +32,65 @@ import { redisTokenLedger } from "./queue/repo-limits.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
 import { closeOnSignals, startWorker } from "./queue/worker.js";
 import type { RepoConfig } from "./repo-config.js";
+import type { EngineKind } from "./result.js";
 import { dockerClient } from "./sandbox/docker.js";
-import { usePool } from "./sandbox/index.js";
+import { createSandbox, usePool, withSandbox, type SandboxBackend } from "./sandbox/index.js";
 import { startReaper } from "./sandbox/reaper.js";
+import type { Sandbox, SandboxOptions } from "./sandbox/types.js";
 
 /*
- * Composition: the one place that builds a fix run, the worker's dependencies and
- * the worker process from the layers below. Commands (src/commands/) call these.
+ * Composition: the one place that builds a run (its language, engine, model, runtime,
+ * localizer and audit), the sandboxes the commands work in, the worker's dependencies and
+ * the worker process, from the layers below. Commands (src/commands/) call these.
  */
 
 /** The model engine when an endpoint is configured; otherwise the offline engine. */
-export function defaultEngine(config: Config): "offline" | "llm" {
+export function defaultEngine(config: Config): EngineKind {
   return config.llm.baseURL || config.llm.apiKey ? "llm" : "offline";
 }
 
 /**
- * The parts of a fix run that depend on the engine: the debugging engine, the
- * Python runtime, the audit of the validated patch, and the model's token use.
- * The CLI and the App's worker build a run the same way. A repository whose daily
- * tokens are spent before the run starts is fixed without the model, as when none
- * is configured; the report's localization row says why (AutoFL unavailable).
+ * The chat model of one job or command: the only place one is made. `ledger` is the
+ * repository's daily token count (the App's worker); the CLI has the per-job budget only.
  */
-export async function createFixRun(options: {
-  engine: "offline" | "llm";
+export function createModel(config: Config, log: Logger, ledger?: TokenLedger): ChatModel {
+  return createChatModel(config, log, ledger);
+}
+
+/** What a run is built from: the engine asked for, the configuration and the checkout. */
+export interface RunContextOptions {
+  engine: EngineKind;
   config: Config;
   repoConfig: RepoConfig;
+  /** The checkout: its language is detected from it unless `language` or the configuration names one. */
+  repoDir: string;
+  /** The repository's language, when the caller has resolved it already (the worker). */
+  language?: Language;
   log: Logger;
   /** The repository's daily token count (the App's worker); the CLI has the per-job budget only. */
   ledger?: TokenLedger;
-}): Promise<Pick<FixOptions, "engine" | "makeRuntime" | "audit" | "usage" | "localizer">> {
+}
+
+/**
+ * A run's context: its language, the debugging engine, the language's runtime, the audit of
+ * the validated patch, and the model's token use. The CLI and the App's worker build a run
+ * the same way. A repository whose daily tokens are spent before the run starts is fixed
+ * without the model, as when none is configured; the report's localization row says why
+ * (AutoFL unavailable).
+ */
+export async function createRunContext(options: RunContextOptions): Promise<RunContext> {
   const { config, repoConfig, log } = options;
+  const language = options.language ?? (await languageOf(options.repoDir, repoConfig));
   // A test run (the suite, its reruns, the coverage run) may take as long as the sandbox allows.
-  const makeRuntime: FixOptions["makeRuntime"] = (sandbox, where) =>
-    createPythonRuntime(sandbox, { log, timeoutMs: config.sandbox.limits.timeoutMs, ...where });
-  const model = options.engine === "llm" ? createChatModel(config, log, options.ledger) : undefined;
+  const makeRuntime: RuntimeFactory = (sandbox, where) =>
+    language.createRuntime(sandbox, { log, timeoutMs: config.sandbox.limits.timeoutMs, ...where });
+  const base = { config, repoConfig, language, makeRuntime, log };
+  const model = options.engine === "llm" ? createModel(config, log, options.ledger) : undefined;
   const refused = await model?.refusal();
   if (model && !refused) {
     return {
+      ...base,
       engine: createLlmEngine(model, { maxSteps: repoConfig.max_iterations, patches: repoConfig.patches }),
-      makeRuntime,
       audit: pipelineAudit({ engine: "llm", model }),
       usage: () => model.usage,
       localizer: autoflLocalizer(model, log),
@@ -71,13 +98,22 @@ export async function createFixRun(options: {
   }
   if (refused) log.info({ reason: refused.message }, "model skipped; the offline engine runs");
   return {
+    ...base,
     engine: createOfflineEngine(),
-    makeRuntime,
     audit: pipelineAudit({ engine: "offline" }),
     ...(refused
       ? { localizer: async () => ({ entries: [], agreement: 0, runs: 0, unavailable: refused.message }) }
       : {}),
   };
+}
+
+/** The checkout's language: `language:` of its configuration, else detected from its files. */
+function languageOf(repoDir: string, repoConfig?: RepoConfig): Promise<Language> {
+  return resolveLanguage({
+    repoDir,
+    ...(repoConfig?.language ? { configured: repoConfig.language } : {}),
+    ...(repoConfig?.working_directory ? { workingDirectory: repoConfig.working_directory } : {}),
+  });
 }
 
 /** AutoFL as the pipeline's localizer: the model explores coverage and code; SBFL stands in when it fails. */
@@ -103,6 +139,83 @@ export function autoflLocalizer(
     }
     return { entries: found.entries, agreement: found.agreement, runs: found.transcript?.length ?? 0 };
   };
+}
+
+/** A sandbox over a checkout and its language's runtime in it: where one command works. */
+export interface Workspace {
+  sandbox: Sandbox;
+  runtime: Runtime;
+  language: Language;
+}
+
+export interface WorkspaceOptions {
+  repoDir: string;
+  backend: SandboxBackend | "auto";
+  config: Config;
+  /** Read by the caller from where configuration is trusted; absent: the language is detected. */
+  repoConfig?: RepoConfig;
+  log?: Logger;
+  /** The runtime's default per-run limit; absent: the runtime's own. */
+  timeoutMs?: number;
+}
+
+/** The workspace's language, the options of its sandbox, and its runtime over a sandbox. */
+async function workspacePlan(options: WorkspaceOptions) {
+  const language = await languageOf(options.repoDir, options.repoConfig);
+  const sandbox: SandboxOptions = {
+    repoDir: options.repoDir,
+    image: language.environment.imageBase(options.config),
+    limits: options.config.sandbox.limits,
+    support: language.sandbox,
+  };
+  const runtimeOf = (over: Sandbox): Runtime =>
+    language.createRuntime(over, {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+  return { language, sandbox, runtimeOf };
+}
+
+/** A fresh sandbox over `repoDir`, on its language's base image, with that language's runtime. */
+export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const plan = await workspacePlan(options);
+  const sandbox = await createSandbox(options.backend, plan.sandbox, options.log);
+  return { sandbox, runtime: plan.runtimeOf(sandbox), language: plan.language };
+}
+
+/**
+ * Runs `work` in a fresh workspace and disposes its sandbox afterwards, also on Ctrl-C or
+ * SIGTERM, so a command line never leaves a container behind.
+ */
+export async function withWorkspace<T>(
+  options: WorkspaceOptions,
+  work: (workspace: Workspace) => Promise<T>,
+): Promise<T> {
+  const plan = await workspacePlan(options);
+  return withSandbox(options.backend, plan.sandbox, options.log, (sandbox) =>
+    work({ sandbox, runtime: plan.runtimeOf(sandbox), language: plan.language }),
+  );
+}
+
+/**
+ * The `/explain` audit of a local repository (the CLI's `explain`, the worker's explain
+ * job): the model when the engine is llm, and a workspace over the change's base.
+ */
+export function explainRepository(
+  repoDir: string,
+  options: Omit<ExplainOptions, "model" | "workspace"> & {
+    backend: SandboxBackend | "auto";
+    config: Config;
+    log: Logger;
+    ledger?: TokenLedger;
+  },
+): Promise<AuditOutcome> {
+  const { backend, config, log, ledger, ...explain } = options;
+  return explainChange(repoDir, {
+    ...explain,
+    ...(explain.engine === "llm" ? { model: createModel(config, log, ledger) } : {}),
+    workspace: (baseDir) => openWorkspace({ repoDir: baseDir, backend, config, log }),
+  });
 }
 
 /**
@@ -134,41 +247,39 @@ export function workerDeps(
       );
     },
     async fix(request) {
-      const run = await createFixRun({
+      const context = await createRunContext({
         engine,
         config,
         repoConfig: request.repoConfig,
+        repoDir: request.repoDir,
+        language: request.language,
         log: request.context.log,
         ledger: ledger(request.repository),
       });
-      const outcome = await runFix({
-        ...run,
+      const outcome = await runFix(context, {
         repoDir: request.repoDir,
         tests: request.tests,
         backend: "docker",
-        config,
-        repoConfig: request.repoConfig,
         headSha: request.headSha,
-        log: request.context.log,
         repository: request.repository,
         ...(request.allowSetupNetwork === false ? { allowSetupNetwork: false } : {}),
         ...(request.onPhase ? { onPhase: request.onPhase } : {}),
         signal: request.context.signal,
-        ...(request.ciLog ? { bugReport: request.ciLog, ciLog: request.ciLog } : {}),
+        ...(request.ciLog ? { ciLog: request.ciLog } : {}),
       });
       metrics.recordResult(outcome.result);
       return outcome;
     },
     async explain(request) {
-      return explainChange(request.repoDir, {
+      return explainRepository(request.repoDir, {
         base: request.base,
         head: request.head,
         description: request.description,
         engine,
-        sandbox: "docker",
+        backend: "docker",
         config,
         log: request.context.log,
-        ...(engine === "llm" ? { model: createChatModel(config, log, ledger(request.repository)) } : {}),
+        ledger: ledger(request.repository),
       });
     },
   };
@@ -232,7 +343,12 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   const pool = poolSize > 0 ? usePool(poolSize, log) : undefined;
   // Idle pooled containers go with the worker, before it exits (the reaper removes any a kill leaves).
   closeOnSignals(worker, log, async () => pool?.drain());
-  pool?.warm({ image: config.sandbox.image, limits: config.sandbox.limits });
+  const language = defaultLanguage();
+  pool?.warm({
+    image: language.environment.imageBase(config),
+    limits: config.sandbox.limits,
+    support: language.sandbox,
+  });
   // Sandboxes of crashed workers, and any past its deadline, go while this worker stays warm.
   startReaper(dockerClient(), { log, intervalMs: config.env.HYPOFIX_REAPER_INTERVAL_MS });
   // Checkouts of killed workers: no job lives past its deadline, so twice that is garbage.

@@ -1,7 +1,53 @@
+import { isIPv4 } from "node:net";
 import { z } from "zod";
 import { UserError } from "./errors.js";
 
 const intFromEnv = (def: number) => z.coerce.number().int().positive().default(def);
+
+const words = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
+
+/** An http(s) URL; user and password, when present, are the mirror's credentials. */
+const mirrorUrl = z
+  .string()
+  .url()
+  .refine((url) => /^https?:$/.test(new URL(url).protocol), "http:// or https:// only")
+  .refine((url) => !new URL(url).hostname.startsWith("["), "IPv6 addresses are not supported");
+
+/** A host the setup may reach through the egress proxy. */
+export interface AllowedHost {
+  /** A host name, `.example.com` for it and every subdomain, or an IPv4 address. */
+  host: string;
+  port: number;
+}
+
+/** The public package indexes of the languages Hypofix sets up (pip's and npm's defaults). */
+export const DEFAULT_ALLOWED_HOSTS: AllowedHost[] = [
+  { host: "pypi.org", port: 443 },
+  { host: "files.pythonhosted.org", port: 443 },
+  { host: "registry.npmjs.org", port: 443 },
+];
+
+const HOST_NAME = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * HYPOFIX_SETUP_ALLOW_HOSTS: entries separated by commas or spaces, each `name`, `name:port`,
+ * `.domain` or `*.domain` (the domain and its subdomains), or `a.b.c.d:port`; the port is 443 when
+ * absent. An empty list allows nothing but the mirrors. A name is refused when it resolves to a
+ * private, loopback or link-local address; an address is allowed only as written.
+ */
+export function parseAllowedHosts(text: string): AllowedHost[] {
+  return words(text.toLowerCase()).map((entry) => {
+    const match = /^(.*?)(?::(\d{1,5}))?$/.exec(entry.replace(/^\*\./, "."));
+    const host = match?.[1] ?? "";
+    const port = Number(match?.[2] ?? 443);
+    if (!(isIPv4(host) || HOST_NAME.test(host)) || !(port >= 1 && port <= 65535)) {
+      throw new Error(
+        `${JSON.stringify(entry)} is not a host (name, .domain or IPv4 address, with an optional :port)`,
+      );
+    }
+    return { host, port };
+  });
+}
 
 /** Every environment variable Hypofix reads, in one place. */
 export const envSchema = z.object({
@@ -41,12 +87,29 @@ export const envSchema = z.object({
   HYPOFIX_SANDBOX_OUTPUT_BYTES: intFromEnv(1024 * 1024),
   HYPOFIX_SANDBOX_WORK_MB: intFromEnv(512),
 
-  /** A company mirror for the setup's pip (given to the build container only, never stored in an image). */
-  HYPOFIX_PIP_INDEX_URL: z.string().url().optional(),
-  HYPOFIX_PIP_EXTRA_INDEX_URL: z.string().min(1).optional(),
-  HYPOFIX_PIP_TRUSTED_HOST: z.string().min(1).optional(),
-  /** A company npm registry for the setup of JavaScript projects (build container only, like pip's). */
-  HYPOFIX_NPM_REGISTRY: z.string().url().optional(),
+  /**
+   * Company mirrors for the setup's pip and npm, credentials allowed in the URL: the egress proxy
+   * serves each to the setup at a credential-free address and adds the credentials upstream.
+   */
+  HYPOFIX_PIP_INDEX_URL: mirrorUrl.optional(),
+  /** One or more, separated by spaces (as pip takes them). */
+  HYPOFIX_PIP_EXTRA_INDEX_URL: z.string().transform(words).pipe(z.array(mirrorUrl)).optional(),
+  /** Mirror hosts whose TLS certificate is not checked (pip's trusted-host); also handed to pip. */
+  HYPOFIX_PIP_TRUSTED_HOST: z.string().transform(words).optional(),
+  HYPOFIX_NPM_REGISTRY: mirrorUrl.optional(),
+  /** What the setup may reach through the egress proxy besides the mirrors (see parseAllowedHosts). */
+  HYPOFIX_SETUP_ALLOW_HOSTS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return parseAllowedHosts(text);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .default(DEFAULT_ALLOWED_HOSTS),
+  HYPOFIX_EGRESS_IMAGE: z.string().min(1).default("hypofix/egress-proxy:1"),
   HYPOFIX_SETUP_TIMEOUT_MS: intFromEnv(600_000),
   /** Size cap of the cached environment images; least recently used ones past it are removed. */
   HYPOFIX_ENV_CACHE_MB: intFromEnv(10_240),
@@ -83,10 +146,23 @@ export interface SandboxLimits {
   maxAgeMs: number;
 }
 
+/** A company package index or registry; its URL may carry credentials. */
+export interface Mirror {
+  kind: "pip-index" | "pip-extra-index" | "npm-registry";
+  url: string;
+}
+
+/** What the setup's egress proxy lets through (src/sandbox/egress.ts). */
+export interface EgressSettings {
+  image: string;
+  allow: AllowedHost[];
+  mirrors: Mirror[];
+  /** Mirror hosts (name or name:port) whose TLS certificate the proxy does not check. */
+  insecureHosts: string[];
+}
+
 export interface EnvironmentSettings {
-  pip: { indexUrl?: string; extraIndexUrl?: string; trustedHost?: string };
-  /** HYPOFIX_NPM_REGISTRY: the registry npm, pnpm, Yarn and corepack use in a setup. */
-  npmRegistry?: string;
+  egress: EgressSettings;
   setupTimeoutMs: number;
   cacheBytes: number;
 }
@@ -130,12 +206,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     environment: {
-      pip: {
-        ...(env.HYPOFIX_PIP_INDEX_URL ? { indexUrl: env.HYPOFIX_PIP_INDEX_URL } : {}),
-        ...(env.HYPOFIX_PIP_EXTRA_INDEX_URL ? { extraIndexUrl: env.HYPOFIX_PIP_EXTRA_INDEX_URL } : {}),
-        ...(env.HYPOFIX_PIP_TRUSTED_HOST ? { trustedHost: env.HYPOFIX_PIP_TRUSTED_HOST } : {}),
+      egress: {
+        image: env.HYPOFIX_EGRESS_IMAGE,
+        allow: env.HYPOFIX_SETUP_ALLOW_HOSTS,
+        mirrors: [
+          ...(env.HYPOFIX_PIP_INDEX_URL
+            ? [{ kind: "pip-index" as const, url: env.HYPOFIX_PIP_INDEX_URL }]
+            : []),
+          ...(env.HYPOFIX_PIP_EXTRA_INDEX_URL ?? []).map((url) => ({
+            kind: "pip-extra-index" as const,
+            url,
+          })),
+          ...(env.HYPOFIX_NPM_REGISTRY
+            ? [{ kind: "npm-registry" as const, url: env.HYPOFIX_NPM_REGISTRY }]
+            : []),
+        ],
+        insecureHosts: env.HYPOFIX_PIP_TRUSTED_HOST ?? [],
       },
-      ...(env.HYPOFIX_NPM_REGISTRY ? { npmRegistry: env.HYPOFIX_NPM_REGISTRY } : {}),
       setupTimeoutMs: env.HYPOFIX_SETUP_TIMEOUT_MS,
       cacheBytes: env.HYPOFIX_ENV_CACHE_MB * 1024 * 1024,
     },

@@ -4,6 +4,7 @@ import { parse as parseShellWords } from "shell-quote";
 import { parse } from "yaml";
 import { z } from "zod";
 import { UserError } from "./errors.js";
+import { languageById, languageConfigKeys, languages, testSelectionOf } from "./lang/registry.js";
 
 export const REPO_CONFIG_PATH = ".github/hypofix.yml";
 
@@ -16,67 +17,88 @@ const relPath = z
   .min(1)
   .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be a path inside the repository");
 
-/** `.github/hypofix.yml`: what a repository may tell Hypofix. Unknown keys are an error, not ignored. */
-export const repoConfigSchema = z
-  .object({
-    language: z.literal("python").default("python"),
-    /**
-     * How CI runs the tests, as a string (shell words, no shell) or an argv list. Hypofix runs
-     * pytest itself, so only `pytest ...` / `python -m pytest ...` with the options of
-     * `testSelection` are accepted.
-     */
-    test_command: command
-      .superRefine((c, ctx) => {
-        try {
-          testSelection(c);
-        } catch (err) {
-          if (!(err instanceof UserError)) throw err;
-          ctx.addIssue({ code: "custom", message: err.oneLine() });
-        }
-      })
-      .optional(),
-    /** Run with network before tests, e.g. `pip install -e .`. */
-    setup_command: command.optional(),
-    /** Directories or files a patch may touch; empty means the whole repository (only .py; tests, CI and build files never). */
-    source_paths: z.array(relPath).default([]),
-    /** Directories or files never localized into nor patched. */
-    ignore_paths: z.array(relPath).default([]),
-    /** Scientific-debugging steps (`s` in the paper) for the llm engine. */
-    max_iterations: z.number().int().min(1).max(20).default(3),
-    /** Patch candidates the llm engine asks for. */
-    patches: z.number().int().min(1).max(20).default(10),
-    /** Experiments the offline engine may run. */
-    max_experiments: z.number().int().min(1).max(1000).default(80),
-    /** Open a pull request with a validated fix, or only comment. */
-    mode: z.enum(["pull-request", "comment"]).default("pull-request"),
-    /** Reruns of a failing test before repair. */
-    reruns: z.number().int().min(1).max(10).default(3),
-    /** Python minor version of the environment, e.g. "3.13"; else requires-python, the CI job's, the default. */
-    python_version: z
-      .union([z.string(), z.number()])
-      .transform(String)
-      .pipe(
-        z
-          .string()
-          .regex(
-            /^3\.([6-9]|1\d)$/,
-            'must be a Python minor version such as "3.11" (quoted: unquoted 3.10 is the number 3.1)',
-          ),
-      )
-      .optional(),
-    /** Where setup and tests run, relative to the repository root (a monorepo's project folder). */
-    working_directory: relPath.optional(),
-    /**
-     * Head commits from forks: `comment` reproduces and explains in a comment (never a branch,
-     * a pull request or a setup with network); `off` does not run them at all.
-     */
-    forks: z.enum(["comment", "off"]).default("comment"),
-  })
-  .strict();
+/**
+ * `.github/hypofix.yml`: what a repository may tell Hypofix, beside the keys its language
+ * adds (`Language.configKeys`, e.g. Python's `python_version`). Unknown keys are an error, not ignored.
+ */
+const baseShape = {
+  /** The repository's language (a registered language's id); absent: detected from its files. */
+  language: z
+    .string()
+    .refine((id) => languageById(id) !== undefined, {
+      error: () =>
+        `must be one of: ${languages()
+          .map((l) => l.id)
+          .join(", ")}`,
+    })
+    .optional(),
+  /**
+   * How CI runs the tests, as a string (shell words, no shell) or an argv list. Hypofix runs
+   * the tests itself, so only a command of the language's test runner with the options its
+   * `testSelection` accepts is (Python: `pytest ...` / `python -m pytest ...`).
+   */
+  test_command: command
+    .superRefine((c, ctx) => {
+      try {
+        testSelectionOf(commandArgv(c)!);
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        ctx.addIssue({ code: "custom", message: err.oneLine() });
+      }
+    })
+    .optional(),
+  /** Run with network before tests, e.g. `pip install -e .`. */
+  setup_command: command.optional(),
+  /** Directories or files a patch may touch; empty means the whole repository (only the language's source files; tests, CI and build files never). */
+  source_paths: z.array(relPath).default([]),
+  /** Directories or files never localized into nor patched. */
+  ignore_paths: z.array(relPath).default([]),
+  /** Scientific-debugging steps (`s` in the paper) for the llm engine. */
+  max_iterations: z.number().int().min(1).max(20).default(3),
+  /** Patch candidates the llm engine asks for. */
+  patches: z.number().int().min(1).max(20).default(10),
+  /** Experiments the offline engine may run. */
+  max_experiments: z.number().int().min(1).max(1000).default(80),
+  /** Open a pull request with a validated fix, or only comment. */
+  mode: z.enum(["pull-request", "comment"]).default("pull-request"),
+  /** Reruns of a failing test before repair. */
+  reruns: z.number().int().min(1).max(10).default(3),
+  /** Where setup and tests run, relative to the repository root (a monorepo's project folder). */
+  working_directory: relPath.optional(),
+  /**
+   * Head commits from forks: `comment` reproduces and explains in a comment (never a branch,
+   * a pull request or a setup with network); `off` does not run them at all.
+   */
+  forks: z.enum(["comment", "off"]).default("comment"),
+};
 
-export type RepoConfig = z.infer<typeof repoConfigSchema>;
+/** The configuration: the keys above, and each registered language's own (read with `languageSetting`). */
+export type RepoConfig = z.infer<z.ZodObject<typeof baseShape>> & { readonly [key: string]: unknown };
 
-export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
+/** The file's schema with the keys of the languages registered now. */
+export function repoConfigSchema() {
+  return z
+    .object({ ...baseShape, ...languageConfigKeys() })
+    .strict()
+    .superRefine((config, ctx) => {
+      // The configured language's runner must be the one the command runs.
+      if (config.test_command === undefined || config.language === undefined) return;
+      try {
+        testSelectionOf(commandArgv(config.test_command)!, config.language);
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        ctx.addIssue({ code: "custom", path: ["test_command"], message: err.oneLine() });
+      }
+    });
+}
+
+export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema().parse({}) as RepoConfig;
+
+/** A language's own key of the configuration, when it is a string (e.g. `python_version`). */
+export function languageSetting(config: RepoConfig, key: string | undefined): string | undefined {
+  const value = key === undefined ? undefined : config[key];
+  return typeof value === "string" ? value : undefined;
+}
 
 /** Parses the file's text; anything invalid is one UserError naming every problem. */
 export function parseRepoConfig(text: string): RepoConfig {
@@ -92,7 +114,7 @@ export function parseRepoConfig(text: string): RepoConfig {
 
 /** Validates configuration data (the parsed file, or what the App's loader merged); one UserError for every problem. */
 export function validateRepoConfig(data: unknown): RepoConfig {
-  const parsed = repoConfigSchema.safeParse(data);
+  const parsed = repoConfigSchema().safeParse(data);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`);
     throw new UserError(
@@ -100,7 +122,7 @@ export function validateRepoConfig(data: unknown): RepoConfig {
       "see README, Per-repository configuration",
     );
   }
-  return parsed.data;
+  return parsed.data as RepoConfig;
 }
 
 /** Reads `.github/hypofix.yml` from a checkout; defaults when there is none. */
@@ -134,71 +156,4 @@ export function commandArgv(c: string | string[] | undefined): string[] | undefi
   const problem = argvProblem(c);
   if (problem) throw new UserError(`the command ${JSON.stringify(c)} ${problem}`);
   return parseShellWords(c, (name) => `$${name}`) as string[];
-}
-
-/** pytest options that choose tests: kept, with their value. */
-const SELECTING = new Set(["-k", "-m", "--deselect", "--ignore"]);
-/** Output and stop options: accepted and dropped, because Hypofix runs the whole selection its own way. */
-const IGNORED =
-  /^(-[qvxslr]+[a-zA-Z]*|--quiet|--verbose|--exitfirst|--showlocals|--no-header|--strict-markers|--disable-warnings|--(tb|capture|color|maxfail|durations)=\S+)$/;
-const IGNORED_WITH_VALUE = new Set(["--tb", "--maxfail", "--durations", "--capture", "--color"]);
-const PYTHON = /^python(3(\.\d+)?)?$/;
-
-/**
- * The pytest arguments a `test_command` selects tests with: paths and node ids,
- * `-k EXPR`, `-m MARK`, `--deselect ID`, `--ignore PATH`. Forms: `pytest ...`,
- * `py.test ...`, `python -m pytest ...` (also `python3`, `python3.11`). Output
- * options (`-q`, `-v`, `-x`, `--tb=short`, ...) are accepted and dropped; anything
- * else is a UserError saying what is supported.
- */
-export function testSelection(c: string | string[]): string[] {
-  const argv = commandArgv(c)!;
-  const rest =
-    argv[0] === "pytest" || argv[0] === "py.test"
-      ? argv.slice(1)
-      : PYTHON.test(argv[0] ?? "") && argv[1] === "-m" && argv[2] === "pytest"
-        ? argv.slice(3)
-        : undefined;
-  const supported =
-    "pytest [paths or node ids] [-k EXPR] [-m MARK] [--deselect ID] [--ignore PATH] [-q|-v|-x]";
-  if (!rest) {
-    throw new UserError(`must run pytest, not ${JSON.stringify(argv.join(" "))}`, `use ${supported}`);
-  }
-  const selection: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    const [flag, inline] = arg.startsWith("--")
-      ? splitLong(arg)
-      : [arg.slice(0, 2), arg.slice(2) || undefined];
-    if (SELECTING.has(flag)) {
-      const value = inline ?? rest[++i];
-      if (value === undefined || value === "")
-        throw new UserError(`${flag} needs a value`, `use ${supported}`);
-      if ((flag === "--deselect" || flag === "--ignore") && !insideRepo(value)) {
-        throw new UserError(`${flag} ${value} must be a path inside the repository`);
-      }
-      selection.push(flag, value);
-    } else if (IGNORED_WITH_VALUE.has(arg)) {
-      i++;
-    } else if (IGNORED.test(arg)) {
-      continue;
-    } else if (arg.startsWith("-")) {
-      throw new UserError(`the pytest option ${arg} is not supported`, `use ${supported}`);
-    } else if (!insideRepo(arg)) {
-      throw new UserError(`${arg} must be a path or node id inside the repository`);
-    } else {
-      selection.push(arg);
-    }
-  }
-  return selection;
-}
-
-function splitLong(arg: string): [string, string | undefined] {
-  const eq = arg.indexOf("=");
-  return eq < 0 ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
-}
-
-function insideRepo(path: string): boolean {
-  const file = path.split("::")[0]!;
-  return !file.startsWith("/") && !file.split("/").includes("..");
 }

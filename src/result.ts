@@ -1,6 +1,12 @@
 import { z } from "zod";
 
 /** The result.json contract of DESIGN.md. Fields may be added, never renamed. */
+
+/** Who writes hypotheses: the offline engine, or a model (`--engine`, result.json's `engine`). */
+export const engineKindSchema = z.enum(["offline", "llm"]);
+export type EngineKind = z.infer<typeof engineKindSchema>;
+/** Every engine kind, for option lists. */
+export const ENGINE_KINDS = engineKindSchema.options;
 export const localizationEntrySchema = z.object({
   rank: z.number().int().positive(),
   file: z.string(),
@@ -87,7 +93,7 @@ export const resultSchema = z.object({
     promptTokens: z.number().int().nonnegative(),
     completionTokens: z.number().int().nonnegative(),
   }),
-  engine: z.enum(["offline", "llm"]).default("offline"),
+  engine: engineKindSchema.default("offline"),
   /** Tests that failed in the suite but are not failures to fix (status `flaky`): why, and after which test. */
   flaky: z
     .array(
@@ -108,10 +114,17 @@ export const resultSchema = z.object({
       fallback: z.string().optional(),
     })
     .optional(),
-  /** The environment the tests ran in (image, Python, setup), when one was built or reused. */
+  /** The environment the tests ran in (image, language and version, setup), when one was built or reused. */
   environment: z
     .object({
       image: z.string(),
+      /** The repository's language (its id: `python`). */
+      language: z.string().optional(),
+      /** The toolchain version the environment was built on (`3.11`). */
+      version: z.string().optional(),
+      /** Language and version as people read them: `Python 3.11`. */
+      runtime: z.string().optional(),
+      /** The Python version, for Python runs: `version`'s first name, kept for readers of older results. */
       python: z.string().optional(),
       /** Reused from an earlier job of the same repository (no build). */
       cached: z.boolean(),
@@ -119,8 +132,12 @@ export const resultSchema = z.object({
       setup: z.array(z.string()).default([]),
       /** Where the setup came from: the config, or what was detected (e.g. "requirements.txt"). */
       setupSource: z.string().optional(),
-      /** Repository pytest options set aside because they break the instruments (e.g. `-n auto`). */
+      /** The repository's test-runner options set aside because they break the instruments (pytest's `-n auto`). */
+      optionsSetAside: z.array(z.string()).optional(),
+      /** `optionsSetAside` under its first name, kept for readers of older results. */
       pytestSetAside: z.array(z.string()).default([]),
+      /** The test runner whose options those are (`pytest`). */
+      testRunner: z.string().optional(),
       /** The working directory tests ran from, relative to the repository root. */
       workingDirectory: z.string().optional(),
     })

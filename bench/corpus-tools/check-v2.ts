@@ -14,6 +14,7 @@ import { mapLimit } from "../lib/stats.js";
 import {
   addHeldoutV2,
   BUGS_DIR,
+  changedLines,
   CORPUS_V2_DIR,
   heldoutFileName,
   HELDOUT_DIR,
@@ -194,21 +195,6 @@ function enclosingFunctions(request: Record<string, number[]>): Promise<Record<s
       },
     );
   });
-}
-
-/** Lines of the correct file a patch changes: removed lines, and for added lines the line
- * above them (the one below when they come first). */
-function changedLines(file: PatchedFile): number[] {
-  const lines = new Set<number>();
-  for (const hunk of file.patch.hunks) {
-    let old = hunk.oldStart;
-    for (const line of hunk.lines) {
-      if (line.startsWith("-")) lines.add(old++);
-      else if (line.startsWith("+")) lines.add(Math.max(old - 1, hunk.oldStart));
-      else if (line.startsWith(" ")) old++;
-    }
-  }
-  return [...lines].sort((a, b) => a - b);
 }
 
 async function checkBug(bug: LoadedBugV2, timeoutMs: number): Promise<string[]> {

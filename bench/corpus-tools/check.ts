@@ -7,7 +7,7 @@ import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { mapLimit } from "../lib/stats.js";
 import { runPytest } from "../lib/pytest.js";
-import type { Edit } from "../../src/lang/python/experiment.js";
+import type { Edit } from "../../src/lang/experiment.js";
 import {
   applyInverse,
   formatEdits,

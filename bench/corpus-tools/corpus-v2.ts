@@ -204,18 +204,39 @@ export interface PatchedFile {
   patch: StructuredPatch;
 }
 
-/** The files a bug's patch changes. A patch that creates, deletes or renames a file is refused. */
-export async function readBugPatch(bug: LoadedBugV2): Promise<PatchedFile[]> {
-  const patches = parsePatch(await readFile(bug.patchPath, "utf8")).filter((p) => p.hunks.length > 0);
-  if (patches.length === 0) throw new Error(`${bug.id}: the patch changes nothing`);
+/** The files a bug's patch (at `patchPath`) changes; `id` names the bug in errors. A patch that
+ * creates, deletes or renames a file is refused. Both corpora's patches go through here. */
+export async function readPatchFile(patchPath: string, id: string): Promise<PatchedFile[]> {
+  const patches = parsePatch(await readFile(patchPath, "utf8")).filter((p) => p.hunks.length > 0);
+  if (patches.length === 0) throw new Error(`${id}: the patch changes nothing`);
   return patches.map((patch) => {
     if (patch.oldFileName === "/dev/null" || patch.newFileName === "/dev/null")
-      throw new Error(`${bug.id}: the patch creates or deletes ${patch.newFileName}`);
+      throw new Error(`${id}: the patch creates or deletes ${patch.newFileName}`);
     const path = patchFilePath(patch.oldFileName);
     if (patchFilePath(patch.newFileName) !== path)
-      throw new Error(`${bug.id}: the patch renames ${patch.oldFileName} to ${patch.newFileName}`);
+      throw new Error(`${id}: the patch renames ${patch.oldFileName} to ${patch.newFileName}`);
     return { path, patch };
   });
+}
+
+/** The files a bug's patch changes. */
+export function readBugPatch(bug: LoadedBugV2): Promise<PatchedFile[]> {
+  return readPatchFile(bug.patchPath, bug.id);
+}
+
+/** Lines of the correct file a patch changes: removed lines, and for added lines the line
+ * above them (the one below when they come first). */
+export function changedLines(file: PatchedFile): number[] {
+  const lines = new Set<number>();
+  for (const hunk of file.patch.hunks) {
+    let old = hunk.oldStart;
+    for (const line of hunk.lines) {
+      if (line.startsWith("-")) lines.add(old++);
+      else if (line.startsWith("+")) lines.add(Math.max(old - 1, hunk.oldStart));
+      else if (line.startsWith(" ")) old++;
+    }
+  }
+  return [...lines].sort((a, b) => a - b);
 }
 
 /** Copies the bug's correct project to `destDir` and applies bugs/<id>.patch, which makes it

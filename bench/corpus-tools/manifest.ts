@@ -4,7 +4,8 @@ import { cp, readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { applyEdits, formatEdit, parseExperiment, type Edit } from "../../src/lang/python/experiment.js";
+import { applyEdits, formatEdit, type Edit } from "../../src/lang/experiment.js";
+import { parsePythonExperiment as parseExperiment } from "../../src/lang/python/index.js";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CORPUS_DIR = join(REPO_ROOT, "bench/corpus");
@@ -154,7 +155,7 @@ export async function addHeldout(bug: Bug, projectDir: string): Promise<string> 
   return rel;
 }
 
-/** A bug's `inverse` as edits of the experiment language (one parser: src/lang/python/experiment.ts). */
+/** A bug's `inverse` as edits of the experiment language (one parser: src/lang/experiment.ts). */
 export function inverseEdits(inverse: string): Edit[] {
   const parsed = parseExperiment(inverse);
   if (!parsed.ok) throw new Error(parsed.error);

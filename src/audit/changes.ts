@@ -1,9 +1,7 @@
 import { applyPatch, parsePatch, reversePatch, structuredPatch } from "diff";
 import { UserError } from "../errors.js";
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FileRules, FunctionInfo } from "../lang/types.js";
 import { targetKey, type ChangedFunction, type FileChange } from "./types.js";
-
-export const isPython = (path: string): boolean => path.endsWith(".py");
 
 /** `a/x.py` / `b/x.py` / `/dev/null` → a repository path or null. */
 function patchPath(name: string): string | null {
@@ -67,11 +65,12 @@ export function touchedLines(change: FileChange): { before: Range[]; after: Rang
 
 const overlaps = (fn: FunctionInfo, [from, to]: Range): boolean => fn.startLine <= to && from <= fn.endLine;
 
-/** Functions whose lines the change touches, on base (before) and head (after), each once. */
+/** Functions whose lines the change touches in source files, on base (before) and head (after), each once. */
 export function changedFunctions(
   changes: FileChange[],
   baseFunctions: FunctionInfo[],
   headFunctions: FunctionInfo[],
+  files: Pick<FileRules, "isSourceFile">,
 ): ChangedFunction[] {
   const found = new Map<string, ChangedFunction>();
   const mark = (fns: FunctionInfo[], file: string, ranges: Range[], side: "inBase" | "inHead") => {
@@ -83,7 +82,7 @@ export function changedFunctions(
       found.set(key, entry);
     }
   };
-  for (const change of changes.filter((c) => isPython(c.path))) {
+  for (const change of changes.filter((c) => files.isSourceFile(c.path))) {
     const lines = touchedLines(change);
     mark(baseFunctions, change.path, lines.before, "inBase");
     mark(headFunctions, change.path, lines.after, "inHead");

@@ -1,7 +1,6 @@
-import { isTestFile } from "../lang/python/test-files.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { FileRules, Runtime } from "../lang/types.js";
 import type { Sandbox } from "../sandbox/types.js";
-import { changedFunctions, isPython } from "./changes.js";
+import { changedFunctions } from "./changes.js";
 import type {
   CallDiff,
   CallOutcome,
@@ -38,9 +37,17 @@ const DEFAULTS = {
 export const SCRATCH = ".hypofix-audit";
 
 /** One side of the change as files to write (null = absent). Base runs head's tests, so both sides run the same tests. */
-function state(changes: FileChange[], side: "base" | "head"): Map<string, string | null> {
-  return new Map(changes.map((c) => [c.path, side === "head" || isTestFile(c.path) ? c.after : c.before]));
+function state(changes: FileChange[], side: "base" | "head", files: FileRules): Map<string, string | null> {
+  return new Map(
+    changes.map((c) => [c.path, side === "head" || files.isTestFile(c.path) ? c.after : c.before]),
+  );
 }
+
+/** What the differential run needs of the language's runtime. */
+export type DifferentialRuntime = Pick<
+  Runtime,
+  "language" | "files" | "functions" | "recordCalls" | "replayCalls" | "forgetCompiled"
+>;
 
 interface Side {
   tests: Map<string, { outcome: Outcome; message: string }>;
@@ -176,16 +183,18 @@ const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
  */
 export async function runDifferential(
   sandbox: Sandbox,
-  runtime: Pick<PythonRuntime, "functions">,
+  runtime: DifferentialRuntime,
   changes: FileChange[],
   options: DifferentialOptions = {},
 ): Promise<DifferentialReport> {
   const opts = { ...DEFAULTS, ...options };
   const notes: string[] = [];
-  const python = changes.filter((c) => isPython(c.path));
-  if (python.length === 0) {
+  const sources = changes.filter((c) => runtime.files.isSourceFile(c.path));
+  if (sources.length === 0) {
     const files = changes.map((c) => c.path).join(", ") || "nothing";
-    notes.push(`The change touches no Python file (${files}): there is nothing to execute.`);
+    notes.push(
+      `The change touches no ${runtime.language.name} file (${files}): there is nothing to execute.`,
+    );
     return notRun(notes);
   }
   const extra = Object.entries(opts.extraTests ?? {}).map(([path, content]) => ({
@@ -194,8 +203,8 @@ export async function runDifferential(
     after: content,
   }));
   const all = [...changes, ...extra];
-  const base = state(all, "base");
-  const head = state(all, "head");
+  const base = state(all, "base", runtime.files);
+  const head = state(all, "head", runtime.files);
 
   const timings: Record<string, number> = {};
   const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
@@ -209,27 +218,32 @@ export async function runDifferential(
   let atBase = false;
   await exec(sandbox, ["mkdir", "-p", SCRATCH]);
   try {
-    await timed("switch", () => applyState(sandbox, head));
+    await timed("switch", () => applyState(sandbox, runtime, head));
     const headFunctions = await timed("functions", () => runtime.functions());
-    await timed("switch", () => applyState(sandbox, base));
+    await timed("switch", () => applyState(sandbox, runtime, base));
     atBase = true;
     const baseFunctions = await timed("functions", () => runtime.functions());
     const changed = changedFunctions(
-      changes.filter((c) => !isTestFile(c.path)),
+      changes.filter((c) => !runtime.files.isTestFile(c.path)),
       baseFunctions,
       headFunctions,
+      runtime.files,
     );
     if (changed.length === 0)
-      notes.push("The change touches Python files but no function or method in them.");
+      notes.push(`The change touches ${runtime.language.name} files but no function or method in them.`);
 
-    const before = await timed("suite base", () => record(sandbox, "base", changed, opts));
-    await timed("switch", () => applyState(sandbox, head));
+    const before = await timed("suite base", () => record(sandbox, runtime, "base", changed, opts));
+    await timed("switch", () => applyState(sandbox, runtime, head));
     atBase = false;
-    const after = await timed("suite head", () => record(sandbox, "head", changed, opts));
-    const replayedAfter = await timed("replay", () => replay(sandbox, "head", before.calls.length, opts));
-    await timed("switch", () => applyState(sandbox, base));
+    const after = await timed("suite head", () => record(sandbox, runtime, "head", changed, opts));
+    const replayedAfter = await timed("replay", () =>
+      replay(sandbox, runtime, "head", before.calls.length, opts),
+    );
+    await timed("switch", () => applyState(sandbox, runtime, base));
     atBase = true;
-    const replayedBefore = await timed("replay", () => replay(sandbox, "base", before.calls.length, opts));
+    const replayedBefore = await timed("replay", () =>
+      replay(sandbox, runtime, "base", before.calls.length, opts),
+    );
 
     const tests = diffTests(before, after);
     const calls = diffCalls(before, replayedBefore, replayedAfter);
@@ -246,7 +260,7 @@ export async function runDifferential(
       timings,
     };
   } finally {
-    if (!atBase) await applyState(sandbox, base).catch(() => undefined);
+    if (!atBase) await applyState(sandbox, runtime, base).catch(() => undefined);
     await exec(sandbox, ["rm", "-rf", SCRATCH]).catch(() => undefined);
   }
 }
@@ -294,90 +308,63 @@ async function exec(sandbox: Sandbox, argv: string[], timeoutMs = 30_000) {
   return sandbox.exec(argv, { timeoutMs });
 }
 
-/** Writes one side's files and drops stale bytecode (a same-size edit within one second would reuse it). */
-async function applyState(sandbox: Sandbox, files: Map<string, string | null>): Promise<void> {
+/** Writes one side's files and has the runtime drop what it compiled from the old text. */
+async function applyState(
+  sandbox: Sandbox,
+  runtime: DifferentialRuntime,
+  files: Map<string, string | null>,
+): Promise<void> {
   const removed: string[] = [];
   for (const [path, content] of files) {
     if (content === null) removed.push(path);
     else await sandbox.writeFile(path, content);
   }
   if (removed.length > 0) await exec(sandbox, ["rm", "-f", "--", ...removed]);
-  await exec(sandbox, [
-    "find",
-    ".",
-    "-name",
-    "__pycache__",
-    "-type",
-    "d",
-    "-prune",
-    "-exec",
-    "rm",
-    "-rf",
-    "{}",
-    "+",
-  ]);
-}
-
-function pythonEnv(sandbox: Sandbox, extra: Record<string, string> = {}): Record<string, string> {
-  return { PYTHONPATH: sandbox.helpersDir, PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", ...extra };
+  await runtime.forgetCompiled();
 }
 
 async function record(
   sandbox: Sandbox,
+  runtime: DifferentialRuntime,
   side: "base" | "head",
   changed: ChangedFunction[],
   opts: typeof DEFAULTS & DifferentialOptions,
 ): Promise<Side> {
-  const out = `${sandbox.workdir}/${SCRATCH}/${side}.jsonl`;
-  const config = {
-    root: sandbox.workdir,
+  const out = `${SCRATCH}/${side}.jsonl`;
+  const result = await runtime.recordCalls({
     targets: changed.filter((f) => (side === "base" ? f.inBase : f.inHead)),
     out,
+    configPath: `${SCRATCH}/${side}.json`,
+    extraTests: Object.keys(opts.extraTests ?? {}),
     maxCalls: opts.maxCallsPerFunction,
     maxArgBytes: opts.maxArgBytes,
-    testTimeout: opts.testTimeoutMs / 1000,
-  };
-  const configPath = `${SCRATCH}/${side}.json`;
-  await sandbox.writeFile(configPath, JSON.stringify(config));
-  const extraTests = Object.keys(opts.extraTests ?? {});
-  // Naming the extra tests would make pytest run only them: name the root too (its own dot-folders stay uncollected).
-  const paths = extraTests.length > 0 ? [".", ...extraTests] : [];
-  const argv = [
-    sandbox.python,
-    "-m",
-    "pytest",
-    "-q",
-    "-p",
-    "record_calls",
-    "-p",
-    "no:cacheprovider",
-    ...paths,
-  ];
-  const result = await sandbox.exec(argv, {
-    env: pythonEnv(sandbox, { HYPOFIX_RECORD_CONFIG: `${sandbox.workdir}/${configPath}` }),
-    ...(opts.suiteTimeoutMs ? { timeoutMs: opts.suiteTimeoutMs } : {}),
+    testTimeoutMs: opts.testTimeoutMs,
+    ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),
   });
-  const text = await sandbox.readFile(`${SCRATCH}/${side}.jsonl`).catch(() => "");
+  const text = await sandbox.readFile(out).catch(() => "");
   if (text === "" && !result.timedOut) {
     const why = (result.stderr || result.stdout).trim().split("\n").slice(-5).join(" / ");
-    throw new Error(`pytest did not start on ${side} (exit ${result.exitCode}): ${why}`);
+    throw new Error(
+      `${runtime.language.testRunner} did not start on ${side} (exit ${result.exitCode}): ${why}`,
+    );
   }
   return parseSide(text, result);
 }
 
 async function replay(
   sandbox: Sandbox,
+  runtime: DifferentialRuntime,
   side: "base" | "head",
   count: number,
   opts: typeof DEFAULTS,
 ): Promise<CallOutcome[]> {
   if (count === 0) return [];
   const out = `${SCRATCH}/replay-${side}.jsonl`;
-  const helper = `${sandbox.helpersDir}/record_calls.py`;
-  const perCall = opts.callTimeoutMs / 1000;
-  await sandbox.exec([sandbox.python, helper, "replay", `${SCRATCH}/base.jsonl`, out, String(perCall)], {
-    env: pythonEnv(sandbox),
-    timeoutMs: count * opts.callTimeoutMs + 30_000,
+  await runtime.replayCalls({
+    record: `${SCRATCH}/base.jsonl`,
+    out,
+    count,
+    callTimeoutMs: opts.callTimeoutMs,
   });
   const text = await sandbox.readFile(out).catch(() => "");
   const results: CallOutcome[] = [];

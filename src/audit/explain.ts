@@ -5,14 +5,12 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { extract } from "tar-fs";
-import type { Config } from "../config.js";
 import { UserError } from "../errors.js";
-import { createPythonRuntime } from "../lang/python/index.js";
-import type { Logger } from "../log.js";
 import type { ChatModel } from "../llm/types.js";
-import { createSandbox } from "../sandbox/index.js";
+import type { EngineKind } from "../result.js";
+import type { Sandbox } from "../sandbox/types.js";
 import type { DifferentialOptions } from "./differential.js";
-import { auditPatch, type AuditOutcome } from "./index.js";
+import { auditPatch, type AuditOutcome, type AuditPatchInput } from "./index.js";
 import type { FileChange } from "./types.js";
 
 const run = promisify(execFile);
@@ -75,14 +73,13 @@ export interface ExplainOptions {
   base: string;
   /** Default: HEAD. */
   head?: string;
-  engine: "offline" | "llm";
-  sandbox: "docker" | "local" | "auto";
-  config: Config;
+  engine: EngineKind;
+  /** A fresh sandbox over a folder (the change's base, materialised) with its language's runtime. */
+  workspace: (repoDir: string) => Promise<{ sandbox: Sandbox; runtime: AuditPatchInput["runtime"] }>;
   /** The pull request's title and description, checked with the commit messages. */
   description?: string;
   model?: ChatModel;
   differential?: DifferentialOptions;
-  log?: Logger;
 }
 
 /**
@@ -104,15 +101,11 @@ export async function explainChange(repoDir: string, options: ExplainOptions): P
     const { changes, skipped } = await changesBetween(root, base, head);
     const messages = await git(root, ["log", "--reverse", "--format=%B", `${base}..${head}`]);
     const explanation = [options.description ?? "", messages].filter((t) => t.trim() !== "").join("\n\n");
-    const sandbox = await createSandbox(
-      options.sandbox,
-      { repoDir: baseDir, image: options.config.sandbox.image, limits: options.config.sandbox.limits },
-      options.log,
-    );
+    const { sandbox, runtime } = await options.workspace(baseDir);
     try {
       return await auditPatch({
         sandbox,
-        runtime: createPythonRuntime(sandbox, options.log ? { log: options.log } : {}),
+        runtime,
         patch: changes,
         claims: explanation,
         engine: options.engine,

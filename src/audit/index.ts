@@ -1,13 +1,17 @@
 import { createTwoFilesPatch } from "diff";
-import type { PythonRuntime } from "../lang/python/runtime.js";
+import type { Runtime } from "../lang/types.js";
 import type { ChatModel } from "../llm/types.js";
-import { auditVerdict, type Audit, type AuditVerdict, type Claim } from "../result.js";
+import { auditVerdict, type Audit, type AuditVerdict, type Claim, type EngineKind } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changesFromDiff } from "./changes.js";
 import { exampleCheck, exampleTest, moduleNames, parseClaim } from "./claims.js";
 import { statedClaims } from "./stated-claims.js";
-import { isTestFile } from "../lang/python/test-files.js";
-import { runDifferential, SCRATCH, type DifferentialOptions } from "./differential.js";
+import {
+  runDifferential,
+  SCRATCH,
+  type DifferentialOptions,
+  type DifferentialRuntime,
+} from "./differential.js";
 import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
 import { renderAudit } from "../report/audit.js";
 import type { DifferentialReport, FileChange } from "./types.js";
@@ -19,7 +23,7 @@ export type { DifferentialReport, FileChange } from "./types.js";
 export interface AuditPatchInput {
   /** A sandbox whose working tree is the base of the change; it is left at base. */
   sandbox: Sandbox;
-  runtime: Pick<PythonRuntime, "functions">;
+  runtime: DifferentialRuntime & Pick<Runtime, "testProblem">;
   /** A unified diff against the sandbox's tree, or whole-file changes. */
   patch: string | FileChange[];
   /**
@@ -27,7 +31,7 @@ export interface AuditPatchInput {
    * conclusions), or a whole text (PR description, commit messages) to split.
    */
   claims: string[] | string;
-  engine: "offline" | "llm";
+  engine: EngineKind;
   /** Required for the llm engine. */
   model?: ChatModel;
   options?: DifferentialOptions;
@@ -84,7 +88,7 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
         explanation: sentences.join("\n"),
         diff: diffOf(changes),
       });
-      modelView = await validateClaimTests(sandbox, reply.claims, SCRATCH);
+      modelView = await validateClaimTests(runtime, reply.claims, SCRATCH);
     } catch (err) {
       notes.push(
         `The model's claims were not usable, so the offline checks ran instead: ${(err as Error).message}`,
@@ -94,7 +98,7 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
   // Offline, a sentence that gives a concrete example (`f(x)` returns `y`) is checked by running that example.
   if (!modelView) {
     const modules = moduleNames(
-      changes.filter((c) => c.after !== null && !isTestFile(c.path)).map((c) => c.path),
+      changes.filter((c) => c.after !== null && !runtime.files.isTestFile(c.path)).map((c) => c.path),
     );
     modelView = sentences.map((text, i) => {
       const check = exampleCheck(text);
@@ -149,7 +153,7 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
 export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" | "options">) {
   return async (input: {
     sandbox: Sandbox;
-    runtime: Pick<PythonRuntime, "functions">;
+    runtime: AuditPatchInput["runtime"];
     diff: string;
     explanation: string;
   }): Promise<Audit> => {

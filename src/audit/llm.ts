@@ -2,7 +2,7 @@ import { z } from "zod";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel } from "../llm/types.js";
 import type { Claim } from "../result.js";
-import type { Sandbox } from "../sandbox/types.js";
+import type { Runtime } from "../lang/types.js";
 import type { DifferentialReport, ParsedClaim } from "./types.js";
 
 const claimsReply = z.object({
@@ -64,16 +64,9 @@ export async function modelClaims(
   throw new Error(`the model's claims reply was malformed twice: ${problem}`);
 }
 
-const CHECK_TEST = [
-  "import ast, sys",
-  "tree = ast.parse(sys.stdin.read())",
-  "tests = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith('test')]",
-  "sys.exit(0 if tests else 3)",
-].join("\n");
-
-/** Keeps the model's tests that parse as Python and define a test; says why the others were dropped. */
+/** Keeps the model's tests that the language's runtime can run; says why the others were dropped. */
 export async function validateClaimTests(
-  sandbox: Sandbox,
+  runtime: Pick<Runtime, "testProblem">,
   claims: z.infer<typeof claimsReply>["claims"],
   dir: string,
 ): Promise<ModelClaim[]> {
@@ -84,17 +77,10 @@ export async function validateClaimTests(
       out.push(base);
       continue;
     }
-    const check = await sandbox.exec([sandbox.python, "-c", CHECK_TEST], {
-      stdin: claim.test,
-      timeoutMs: 15_000,
-    });
-    if (check.exitCode === 0) {
+    const why = await runtime.testProblem(claim.test);
+    if (why === undefined) {
       out.push({ ...base, test: claim.test, testPath: `${dir}/test_claim_${i + 1}.py` });
     } else {
-      const why =
-        check.exitCode === 3
-          ? "it defines no test function"
-          : `it does not parse as Python: ${check.stderr.trim().split("\n").pop() ?? ""}`;
       out.push({ ...base, rejected: `the generated test was not run: ${why}` });
     }
   }

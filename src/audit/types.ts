@@ -1,4 +1,4 @@
-import type { TestOutcome } from "../lang/python/types.js";
+import type { TestOutcome } from "../lang/types.js";
 
 /** One file of a change; `null` is "absent on that side" (added or deleted file). */
 export interface FileChange {

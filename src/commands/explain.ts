@@ -1,14 +1,15 @@
 import { type Command, Option } from "commander";
+import { explainRepository } from "../compose.js";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
-import { createChatModel } from "../llm/openai-model.js";
-import { explainChange } from "../audit/explain.js";
+import { ENGINE_KINDS, type EngineKind } from "../result.js";
+import type { SandboxBackend } from "../sandbox/index.js";
 
 interface ExplainFlags {
   base: string;
   head: string;
-  engine: "offline" | "llm";
-  sandbox: "docker" | "local" | "auto";
+  engine: EngineKind;
+  sandbox: SandboxBackend | "auto";
   description?: string;
   json?: boolean;
 }
@@ -27,7 +28,7 @@ export function registerExplainCommand(program: Command): void {
     .requiredOption("--base <ref>", "the commit the change starts from")
     .option("--head <ref>", "the commit the change ends at", "HEAD")
     .addOption(
-      new Option("--engine <engine>", "how claims are read").choices(["offline", "llm"]).default("offline"),
+      new Option("--engine <engine>", "how claims are read").choices(ENGINE_KINDS).default("offline"),
     )
     .addOption(
       new Option("--sandbox <backend>", "where to run").choices(["docker", "local", "auto"]).default("auto"),
@@ -40,15 +41,14 @@ export function registerExplainCommand(program: Command): void {
     .action(async (repoDir: string, flags: ExplainFlags) => {
       const config = loadConfig();
       const log = createLogger();
-      const outcome = await explainChange(repoDir, {
+      const outcome = await explainRepository(repoDir, {
         base: flags.base,
         head: flags.head,
         engine: flags.engine,
-        sandbox: flags.sandbox,
+        backend: flags.sandbox,
         config,
         log,
         ...(flags.description ? { description: flags.description } : {}),
-        ...(flags.engine === "llm" ? { model: createChatModel(config, log) } : {}),
       });
       process.stdout.write(
         flags.json

@@ -2,23 +2,20 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { type Command, Option } from "commander";
-import { createFixRun } from "../compose.js";
+import { createRunContext } from "../compose.js";
 import { loadConfig, type Config } from "../config.js";
 import { UserError } from "../errors.js";
-import { readRepoConfig } from "../github/outbound/config.js";
-import type { GitHubClient } from "../github/outbound/publish.js";
-import { createRepoHost } from "../github/outbound/repo-host.js";
-import {
-  apiUrlFor,
-  findRemoteFailure,
-  parseGitHubUrl,
-  type GitHubTarget,
-} from "../github/outbound/target.js";
+import { readRepoConfig } from "../outbound/config.js";
+import type { GitHubClient } from "../outbound/publish.js";
+import { createRepoHost } from "../outbound/repo-host.js";
+import { apiUrlFor, findRemoteFailure, parseGitHubUrl, type GitHubTarget } from "../outbound/target.js";
 import { createLogger, type Logger } from "../log.js";
-import { runFix, type FixOutcome } from "../pipeline.js";
-import { publishOutcome } from "../queue/processor.js";
-import { repeatable } from "./options.js";
+import { publishOutcome } from "../outbound/publish-outcome.js";
+import { runFix, type FixOutcome } from "../pipeline/index.js";
 import { loadRepoConfig } from "../repo-config.js";
+import { ENGINE_KINDS, type EngineKind } from "../result.js";
+import type { SandboxBackend } from "../sandbox/index.js";
+import { repeatable } from "./options.js";
 
 /**
  * Exit codes (README, "Exit codes"): 0 a validated patch, 1 none found, 3 nothing
@@ -28,8 +25,8 @@ export const EXIT = { fixed: 0, "no-fix": 1, "not-reproduced": 3, flaky: 3, erro
 
 interface FixCliOptions {
   test: string[];
-  engine: "offline" | "llm";
-  sandbox: "auto" | "docker" | "local";
+  engine: EngineKind;
+  sandbox: SandboxBackend | "auto";
   out: string;
   json?: boolean;
   openPr?: boolean;
@@ -49,12 +46,12 @@ export function registerFixCommand(program: Command): void {
     .argument("<target>", "a local checkout, or a GitHub pull request or Actions run URL (uses GITHUB_TOKEN)")
     .option(
       "--test <id>",
-      "pytest node id of a failing test (repeatable; default: the CI log's, else every failing test)",
+      "id of a failing test, e.g. a pytest node id (repeatable; default: the CI log's, else every failing test)",
       repeatable,
       [],
     )
     .addOption(
-      new Option("--engine <engine>", "who writes hypotheses").choices(["offline", "llm"]).default("offline"),
+      new Option("--engine <engine>", "who writes hypotheses").choices(ENGINE_KINDS).default("offline"),
     )
     .addOption(
       new Option("--sandbox <backend>", "where tests run")
@@ -92,25 +89,17 @@ export function registerFixCommand(program: Command): void {
     });
 }
 
-interface RunContext {
+interface CommandContext {
   config: Config;
   log: Logger;
   progress: (line: string) => void;
 }
 
-async function fixLocal(repoDir: string, opts: FixCliOptions, { config, log, progress }: RunContext) {
+async function fixLocal(repoDir: string, opts: FixCliOptions, { config, log, progress }: CommandContext) {
   const repoConfig = await loadRepoConfig(repoDir);
-  const run = await createFixRun({ engine: opts.engine, config, repoConfig, log });
-  return runFix({
-    ...run,
-    repoDir: resolve(repoDir),
-    tests: opts.test,
-    backend: opts.sandbox,
-    config,
-    repoConfig,
-    progress,
-    log,
-  });
+  const dir = resolve(repoDir);
+  const context = await createRunContext({ engine: opts.engine, config, repoConfig, repoDir: dir, log });
+  return runFix(context, { repoDir: dir, tests: opts.test, backend: opts.sandbox, progress });
 }
 
 /**
@@ -122,7 +111,7 @@ async function fixLocal(repoDir: string, opts: FixCliOptions, { config, log, pro
 async function fixRemote(
   target: GitHubTarget,
   opts: FixCliOptions,
-  { config, log, progress }: RunContext,
+  { config, log, progress }: CommandContext,
 ): Promise<FixOutcome> {
   const token = process.env.GITHUB_TOKEN;
   if (!token) {
@@ -159,26 +148,29 @@ async function fixRemote(
   const host = createRepoHost(octokit, token, repo);
   const checkout = await host.checkout(failure.headSha);
   try {
-    const run = await createFixRun({ engine: opts.engine, config, repoConfig, log });
-    const outcome = await runFix({
-      ...run,
-      repoDir: checkout.dir,
-      tests: opts.test.length > 0 ? opts.test : failure.failingTests.filter((t) => t.includes("::")),
-      backend: opts.sandbox,
+    const context = await createRunContext({
+      engine: opts.engine,
       config,
       repoConfig,
+      repoDir: checkout.dir,
+      log,
+    });
+    const outcome = await runFix(context, {
+      repoDir: checkout.dir,
+      tests: opts.test.length > 0 ? opts.test : failure.tests,
+      backend: opts.sandbox,
       headSha: failure.headSha,
       repository: `${repo.owner}/${repo.repo}`.toLowerCase(),
       ...(failure.fork ? { allowSetupNetwork: false } : {}),
-      ...(failure.excerpt ? { bugReport: failure.excerpt, ciLog: failure.excerpt } : {}),
+      ...(failure.excerpt ? { ciLog: failure.excerpt } : {}),
       progress,
-      log,
     });
     if (opts.openPr) {
       const published = await publishOutcome(host, outcome, checkout, {
         headSha: failure.headSha,
         baseBranch: async () => failure.baseBranch,
         repoConfig,
+        language: context.language,
         fork: failure.fork,
         runKey: failure.headSha,
         ...(failure.prNumber !== undefined ? { prNumber: failure.prNumber } : {}),

@@ -1,17 +1,17 @@
 import { type Command, Option } from "commander";
+import { createModel, withWorkspace } from "../compose.js";
 import { loadConfig } from "../config.js";
 import { UserError } from "../errors.js";
-import { createPythonRuntime } from "../lang/python/index.js";
 import { createLogger } from "../log.js";
-import { createChatModel } from "../llm/openai-model.js";
-import { withSandbox } from "../sandbox/index.js";
 import { localize, type Localization } from "../localize/index.js";
+import { ENGINE_KINDS, type EngineKind } from "../result.js";
+import type { SandboxBackend } from "../sandbox/index.js";
 import { repeatable } from "./options.js";
 
 interface LocalizeCliOptions {
   test: string[];
-  engine: "offline" | "llm";
-  sandbox: "docker" | "local" | "auto";
+  engine: EngineKind;
+  sandbox: SandboxBackend | "auto";
   formula: "ochiai" | "dstar";
   runs: string;
   maxCalls: string;
@@ -30,10 +30,10 @@ export function registerLocalizeCommand(program: Command): void {
     .command("localize")
     .description("rank the functions and lines most likely responsible for failing tests")
     .argument("<repo-dir>")
-    .option("--test <id>", "failing pytest node id (repeatable; default: every failing test)", repeatable, [])
+    .option("--test <id>", "id of a failing test (repeatable; default: every failing test)", repeatable, [])
     .addOption(
       new Option("--engine <engine>", "offline (SBFL) or llm (AutoFL)")
-        .choices(["offline", "llm"])
+        .choices(ENGINE_KINDS)
         .default("offline"),
     )
     .addOption(
@@ -51,49 +51,43 @@ export function registerLocalizeCommand(program: Command): void {
       const config = loadConfig();
       const log = createLogger();
       // Configuration problems surface before a sandbox is started.
-      const model = opts.engine === "llm" ? createChatModel(config, log) : undefined;
-      await withSandbox(
-        opts.sandbox,
-        { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
-        log,
-        async (sandbox) => {
-          const runtime = createPythonRuntime(sandbox, { log });
-          // No --test: the whole suite, like `hypofix fix`.
-          const run = await runtime.runTests(opts.test);
-          const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error");
-          if (failing.length === 0) {
-            const why = run.errors.length > 0 ? run.errors.join("; ") : "they pass here";
-            process.stderr.write(`hypofix: no test fails: ${why}\n`);
-            process.exitCode = 3;
-            return;
-          }
-          const result = await localize({
-            runtime,
-            files: sandbox,
+      const model = opts.engine === "llm" ? createModel(config, log) : undefined;
+      await withWorkspace({ repoDir, backend: opts.sandbox, config, log }, async ({ sandbox, runtime }) => {
+        // No --test: the whole suite, like `hypofix fix`.
+        const run = await runtime.runTests(opts.test);
+        const failing = run.tests.filter((t) => t.outcome === "failed" || t.outcome === "error");
+        if (failing.length === 0) {
+          const why = run.errors.length > 0 ? run.errors.join("; ") : "they pass here";
+          process.stderr.write(`hypofix: no test fails: ${why}\n`);
+          process.exitCode = 3;
+          return;
+        }
+        const result = await localize({
+          runtime,
+          files: sandbox,
+          failingTests: failing.map((t) => t.id),
+          failures: failing,
+          engine: opts.engine,
+          formula: opts.formula,
+          runs,
+          maxCalls,
+          log,
+          ...(model ? { model } : {}),
+        });
+        const usage = model?.usage ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 };
+        if (opts.json) {
+          const { coverage: _coverage, sbfl: _sbfl, ...rest } = result;
+          const out = {
             failingTests: failing.map((t) => t.id),
-            failures: failing,
-            engine: opts.engine,
-            formula: opts.formula,
-            runs,
-            maxCalls,
-            log,
-            ...(model ? { model } : {}),
-          });
-          const usage = model?.usage ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 };
-          if (opts.json) {
-            const { coverage: _coverage, sbfl: _sbfl, ...rest } = result;
-            const out = {
-              failingTests: failing.map((t) => t.id),
-              ...rest,
-              lines: result.lines.slice(0, LINES_SHOWN),
-              usage,
-            };
-            process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-          } else {
-            process.stdout.write(render(result));
-          }
-        },
-      );
+            ...rest,
+            lines: result.lines.slice(0, LINES_SHOWN),
+            usage,
+          };
+          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        } else {
+          process.stdout.write(render(result));
+        }
+      });
     });
 }
 

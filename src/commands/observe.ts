@@ -1,9 +1,10 @@
 import { type Command, Option } from "commander";
+import { withWorkspace } from "../compose.js";
 import { loadConfig } from "../config.js";
 import { UserError } from "../errors.js";
+import { resolveLanguage } from "../lang/registry.js";
 import { createLogger } from "../log.js";
-import { withSandbox } from "../sandbox/index.js";
-import { createPythonRuntime, parseExperiment } from "../lang/python/index.js";
+import type { SandboxBackend } from "../sandbox/index.js";
 
 /**
  * `hypofix observe <repo-dir> --test <id> --experiment '<experiment>' [--file <path>]
@@ -16,7 +17,7 @@ export function registerObserveCommand(program: Command): void {
     .command("observe")
     .description("run one debugging experiment against a test and print the observation the model sees")
     .argument("<repo-dir>")
-    .requiredOption("--test <id>", "pytest node id of the failing test")
+    .requiredOption("--test <id>", "id of the failing test, e.g. a pytest node id")
     .requiredOption(
       "--experiment <experiment>",
       'b file.py:line ;; c ;; p expr | REPLACE(line, "old", "new") AND ... AND RUN | trace file.py:function',
@@ -33,7 +34,7 @@ export function registerObserveCommand(program: Command): void {
           test: string;
           experiment: string;
           file?: string;
-          sandbox: "docker" | "local" | "auto";
+          sandbox: SandboxBackend | "auto";
           timeout?: string;
         },
       ) => {
@@ -43,19 +44,17 @@ export function registerObserveCommand(program: Command): void {
           throw new UserError(`invalid --timeout ${opts.timeout}`, "give a positive number of milliseconds");
         }
         // A malformed experiment needs no sandbox to be explained.
-        const parsed = parseExperiment(opts.experiment);
+        const language = await resolveLanguage({ repoDir });
+        const parsed = language.parseExperiment(opts.experiment);
         if (!parsed.ok) {
           process.stdout.write(`${parsed.error}\n`);
           process.exitCode = 2;
           return;
         }
         const log = createLogger();
-        await withSandbox(
-          opts.sandbox,
-          { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
-          log,
-          async (sandbox) => {
-            const runtime = createPythonRuntime(sandbox, { timeoutMs, log });
+        await withWorkspace(
+          { repoDir, backend: opts.sandbox, config, log, timeoutMs },
+          async ({ runtime }) => {
             const obs = await runtime.observe(opts.test, opts.experiment, {
               timeoutMs,
               ...(opts.file ? { file: opts.file } : {}),

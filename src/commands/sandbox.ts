@@ -1,8 +1,9 @@
 import { type Command, Option } from "commander";
 import { loadConfig } from "../config.js";
 import { UserError } from "../errors.js";
+import { withWorkspace } from "../compose.js";
 import { createLogger } from "../log.js";
-import { withSandbox } from "../sandbox/index.js";
+import type { SandboxBackend } from "../sandbox/index.js";
 
 /** Exit code for a command killed at its timeout, as GNU timeout reports it. */
 export const TIMEOUT_EXIT_CODE = 124;
@@ -31,18 +32,16 @@ export function registerSandboxCommand(program: Command): void {
       async (
         repoDir: string,
         command: string[],
-        opts: { sandbox: "docker" | "local" | "auto"; timeout?: string },
+        opts: { sandbox: SandboxBackend | "auto"; timeout?: string },
       ) => {
         const config = loadConfig();
         const timeoutMs = opts.timeout === undefined ? config.sandbox.limits.timeoutMs : Number(opts.timeout);
         if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
           throw new UserError(`invalid --timeout ${opts.timeout}`, "give a positive number of milliseconds");
         }
-        await withSandbox(
-          opts.sandbox,
-          { repoDir, image: config.sandbox.image, limits: config.sandbox.limits },
-          createLogger(),
-          async (sandbox) => {
+        await withWorkspace(
+          { repoDir, backend: opts.sandbox, config, log: createLogger() },
+          async ({ sandbox }) => {
             const res = await sandbox.exec(command, { timeoutMs });
             process.stdout.write(res.stdout);
             process.stderr.write(res.stderr);

@@ -8,7 +8,7 @@ import { createAppProbot, runWorker } from "../compose.js";
 import { RedisProbe } from "../queue/health.js";
 import { JobQueue, connectionFromUrl } from "../queue/queue.js";
 import { assertRedisReachable } from "../queue/redis.js";
-import { BULL_BOARD_PATH, WEBHOOK_PATH, startWebhookServer } from "../github/inbound/server.js";
+import { BULL_BOARD_PATH, WEBHOOK_PATH, startWebhookServer } from "../inbound/server.js";
 import { dockerClient, pingDocker } from "../sandbox/docker.js";
 
 export function registerServeCommand(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { runWorker } from "../compose.js";
 import { loadConfig } from "../config.js";
-import { listen, probeRoutes } from "../github/inbound/server.js";
+import { listen, probeRoutes } from "../inbound/server.js";
 import { metrics } from "../metrics.js";
 import { RedisProbe } from "../queue/health.js";
 import { dockerClient, pingDocker } from "../sandbox/docker.js";

@@ -6,7 +6,7 @@
  * the key the mapping held); smaller scores say the change has the right shape (a result off
  * by one and a `+ 1`).
  */
-import type { FailureEvidence } from "../lang/python/types.js";
+import type { FailureEvidence } from "../lang/types.js";
 import { clip, codeSpan as code } from "../text.js";
 import type { EditShape } from "./shape.js";
 

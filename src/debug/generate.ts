@@ -1,26 +1,21 @@
 /**
- * The offline engine's candidate edits for the suspicious lines, from the AST candidate
- * generator (lang/python/candidates.ts), in the one shape the ranking and the loop use.
+ * The offline engine's candidate edits for the suspicious lines, from the language's
+ * candidate generator (`Runtime.candidates`), in the one shape the ranking and the loop use.
  */
 import type { SuspiciousLine } from "../localize/sbfl.js";
-import { CandidateHelperError, type RepairCandidate } from "../lang/python/candidates.js";
-import type { Edit } from "../lang/python/experiment.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FailureEvidence } from "../lang/python/types.js";
+import {
+  CandidateHelperError,
+  type FailureEvidence,
+  type RepairCandidate,
+  type Runtime,
+} from "../lang/types.js";
 import { unquote } from "./evidence.js";
 
-export interface EngineCandidate {
-  /** The kind of mistake it repairs (CANDIDATE_FAMILIES). */
-  family: string;
-  file: string;
-  /** The first line it changes. */
-  line: number;
-  /** The suspicious line it was generated for. */
-  suspect: number;
-  /** Edit-and-run edits, each naming its file. */
-  edits: Edit[];
-  /** What it claims is wrong: plain text, code in backticks, no final period. */
-  claim: string;
+/** A generator's candidate as the engine ranks it: its claim without a final period, its prior a likelihood. */
+export interface EngineCandidate extends Pick<
+  RepairCandidate,
+  "family" | "file" | "line" | "suspect" | "edits" | "claim"
+> {
   /** Likelihood, larger is likelier: about 1 for single-token slips, under 0.45 for broad guesses. */
   prior: number;
 }
@@ -54,13 +49,13 @@ function hintsOf(evidence: FailureEvidence | undefined): {
 
 /** Candidates for the suspicious lines, one generator request per file, the file's lines most suspicious first. */
 export async function generateCandidates(
-  runtime: PythonRuntime,
+  runtime: Runtime,
   lines: SuspiciousLine[],
   evidence: FailureEvidence | undefined,
   timeoutMs: number,
   failingTests: string[] = [],
 ): Promise<EngineCandidate[]> {
-  const tests = [...new Set(failingTests.map((t) => t.split("::")[0]!))];
+  const tests = [...new Set(failingTests.map((t) => runtime.files.testFileOf(t)))];
   const files = [...new Set(lines.map((l) => l.file))];
   const hints = hintsOf(evidence);
   const out: EngineCandidate[] = [];

@@ -1,8 +1,10 @@
 import { posix } from "node:path";
-import { isTestFile } from "../lang/python/test-files.js";
+import type { FileRules } from "../lang/types.js";
 
 /** Where a patch may go. Paths are repository-relative, `/`-separated. */
 export interface PathRules {
+  /** The repository language's file rules: its source, test and build files. */
+  files: FileRules;
   /** Directories or files a patch may touch; empty means the whole repository. */
   sourcePaths: string[];
   /** Directories or files never touched nor localized into. */
@@ -27,40 +29,30 @@ export function normalizeRepoPath(file: string): string | undefined {
 /** CI and packaging folders: what runs with the repository's secrets or shapes its builds. */
 const CI_DIRS = [".github", ".circleci", ".gitlab", ".git", ".buildkite", ".azure-pipelines"];
 
-/** Build, packaging and CI files by name (compared lowercased: a case-insensitive checkout opens them too). */
+/**
+ * Build, packaging and CI files of every language by name (compared lowercased: a
+ * case-insensitive checkout opens them too); each language adds its own (FileRules.isBuildFile).
+ */
 const BUILD_NAMES = new Set([
   ".gitlab-ci.yml",
   ".travis.yml",
   "azure-pipelines.yml",
   "jenkinsfile",
   ".pre-commit-config.yaml",
-  "tox.ini",
-  "noxfile.py",
-  "setup.py",
-  "setup.cfg",
-  "pyproject.toml",
-  "pipfile",
-  "pipfile.lock",
-  "poetry.lock",
-  "manifest.in",
   "makefile",
   "gnumakefile",
   "dockerfile",
   "containerfile",
   "docker-compose.yml",
   "compose.yml",
-  // Run by Python itself at start-up, before any test.
-  "sitecustomize.py",
-  "usercustomize.py",
 ]);
 
-function buildFile(normal: string): boolean {
-  const parts = normal.toLowerCase().split("/");
-  const name = parts.at(-1) ?? "";
+function buildFile(normal: string, files: FileRules): boolean {
+  const lower = normal.toLowerCase();
+  const name = lower.split("/").at(-1) ?? "";
   return (
     BUILD_NAMES.has(name) ||
-    /^requirements.*\.(txt|in)$/.test(name) ||
-    parts.slice(0, -1).includes("requirements") ||
+    files.isBuildFile(lower) ||
     /^(dockerfile|containerfile)\./.test(name) ||
     name.endsWith(".dockerfile") ||
     name.endsWith(".mk")
@@ -78,9 +70,9 @@ export function forbiddenPath(file: string, rules: PathRules): string | undefine
   if (normal === undefined) return `${file} is outside the repository`;
   const top = normal.toLowerCase().split("/")[0] ?? "";
   if (CI_DIRS.includes(top)) return `${file} is CI configuration (${top}/)`;
-  if (buildFile(normal)) return `${file} is a build, packaging or CI file`;
-  if (!normal.endsWith(".py")) return `${file} is not a Python source file (.py)`;
-  if (isTestFile(normal) || rules.testFiles?.includes(normal))
+  if (buildFile(normal, rules.files)) return `${file} is a build, packaging or CI file`;
+  if (!rules.files.isSourceFile(normal)) return `${file} is not ${rules.files.sourceFiles}`;
+  if (rules.files.isTestFile(normal) || rules.testFiles?.includes(normal))
     return `${file} is a test file: a fix that only works by changing the test is reported, not proposed`;
   if (rules.ignorePaths.some((p) => within(normal, p))) return `${file} is in an ignored path`;
   if (rules.sourcePaths.length > 0 && !rules.sourcePaths.some((p) => within(normal, p))) {

@@ -1,8 +1,7 @@
 import { BudgetExceeded } from "../llm/errors.js";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FunctionInfo, Runtime } from "../lang/types.js";
 import type { Budget } from "./budget.js";
 import {
   parseBlockVerdicts,
@@ -74,7 +73,7 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
 /** What one run of the engine shares between its stages. */
 interface EngineContext {
   bug: BugContext;
-  runtime: PythonRuntime;
+  runtime: Runtime;
   budget: Budget;
   validate: Validate;
   options: LlmEngineOptions;
@@ -309,7 +308,7 @@ function targetFunction(bug: BugContext): FunctionInfo | undefined {
 
 async function bugPrompt(
   bug: BugContext,
-  runtime: PythonRuntime,
+  runtime: Runtime,
   target: FunctionInfo,
   source: string,
 ): Promise<string> {
@@ -330,7 +329,7 @@ async function bugPrompt(
   });
 }
 
-async function testSource(bug: BugContext, runtime: PythonRuntime): Promise<string> {
+async function testSource(bug: BugContext, runtime: Runtime): Promise<string> {
   const [file, ...rest] = bug.primaryTest.split("::");
   const qualname = rest.join(".").replace(/\[.*\]$/, "");
   const fn = (await runtime.functions({ includeTests: true })).find(

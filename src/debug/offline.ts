@@ -1,10 +1,15 @@
 import { functionLocator, type SuspiciousLine } from "../localize/sbfl.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { FailureEvidence, FunctionInfo, Observation } from "../lang/python/types.js";
+import type { FailureEvidence, FunctionInfo, Observation, Runtime } from "../lang/types.js";
 import { clip, codeSpan as code } from "../text.js";
 import type { Budget } from "./budget.js";
-import { applyEdits, formatEdit, formatEditExperiment, type Edit } from "../lang/python/experiment.js";
-import { NO_EXCEPTION, renderValues } from "../lang/python/render.js";
+import {
+  applyEdits,
+  formatEdit,
+  formatEditExperiment,
+  NO_EXCEPTION,
+  renderValues,
+  type Edit,
+} from "../lang/experiment.js";
 import { failureOnly, scoreCandidate } from "./evidence.js";
 import { generateCandidates, type EngineCandidate } from "./generate.js";
 import { progress, type Progress } from "./progress.js";
@@ -316,7 +321,7 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
  * The audit checks it against the calls it records and replays.
  */
 async function observedChange(
-  runtime: PythonRuntime,
+  runtime: Runtime,
   budget: Budget,
   bug: BugContext,
   item: PlannedHypothesis,
@@ -391,7 +396,7 @@ interface PlannedHypothesis {
 /** Every candidate as a hypothesis, with the evidence's score; breadthFirst orders them. */
 async function planHypotheses(
   bug: BugContext,
-  runtime: PythonRuntime,
+  runtime: Runtime,
   lines: SuspiciousLine[],
   evidence: FailureEvidence | undefined,
 ): Promise<PlannedHypothesis[]> {
@@ -464,7 +469,7 @@ async function planHypotheses(
 }
 
 async function observe(
-  runtime: PythonRuntime,
+  runtime: Runtime,
   budget: Budget,
   bug: BugContext,
   experiment: string,

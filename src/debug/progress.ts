@@ -5,7 +5,7 @@
  * two-place fix; one that swaps the exception for another may be; one that breaks the
  * program (a NameError, a syntax error, a hang) is not. Pure.
  */
-import type { TestFailure } from "../lang/python/types.js";
+import type { TestFailure } from "../lang/types.js";
 
 /** 0: no progress (or the program broke), 1: the failure changed, 2: the test got clearly further. */
 export type Progress = 0 | 1 | 2;

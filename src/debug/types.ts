@@ -1,7 +1,6 @@
 import type { SuspiciousLine } from "../localize/sbfl.js";
-import type { FunctionInfo, Observation, TestFailure } from "../lang/python/types.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { Step } from "../result.js";
+import type { FunctionInfo, Observation, Runtime, TestFailure } from "../lang/types.js";
+import type { EngineKind, Step } from "../result.js";
 import type { Budget } from "./budget.js";
 
 /** One step of the log: the result.json step plus what the report and patches need. */
@@ -86,6 +85,6 @@ export interface EngineRun {
 }
 
 export interface DebugEngine {
-  readonly name: "offline" | "llm";
-  run(bug: BugContext, runtime: PythonRuntime, budget: Budget, validate: Validate): Promise<EngineRun>;
+  readonly name: EngineKind;
+  run(bug: BugContext, runtime: Runtime, budget: Budget, validate: Validate): Promise<EngineRun>;
 }

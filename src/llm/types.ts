@@ -6,6 +6,11 @@ export interface ChatModel {
   complete(request: ChatRequest): Promise<ChatResponse>;
   /** Running totals for this job, reported in result.json. */
   readonly usage: Usage;
+  /**
+   * Why no call may be made now (e.g. the job's or the repository's token budget is spent),
+   * asked before a run so it can go without the model; undefined when a call may be made.
+   */
+  refusal(): Promise<Error | undefined>;
 }
 
 export type ChatRole = "system" | "user" | "assistant" | "tool";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FunctionInfo } from "../lang/types.js";
 import { promptTemplate } from "../llm/prompts.js";
 import type { ToolCall, ToolSpec } from "../llm/types.js";
 import { functionKey, matchFunction } from "./names.js";

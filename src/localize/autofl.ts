@@ -1,5 +1,5 @@
-import { formatFrames } from "../lang/python/frames.js";
-import type { CoverageReport, FunctionInfo, TestFailure } from "../lang/python/types.js";
+import { formatFrames } from "../lang/frames.js";
+import type { CoverageReport, FunctionInfo, TestFailure } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";

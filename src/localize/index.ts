@@ -1,8 +1,7 @@
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { CoverageReport, FunctionInfo, TestFailure, TestResult } from "../lang/python/types.js";
+import type { CoverageReport, FunctionInfo, Runtime, TestFailure, TestResult } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import type { ChatModel } from "../llm/types.js";
-import type { LocalizationEntry } from "../result.js";
+import type { EngineKind, LocalizationEntry } from "../result.js";
 import { autofl, type AutoflRun } from "./autofl.js";
 import { compareScores, sbfl, type SbflFormula, type SbflResult, type SuspiciousLine } from "./sbfl.js";
 
@@ -12,11 +11,11 @@ export { autofl, DEFAULT_MAX_CALLS, DEFAULT_RUNS } from "./autofl.js";
 export type { AutoflInput, AutoflResult, AutoflRun } from "./autofl.js";
 
 export interface LocalizeOptions {
-  runtime: PythonRuntime;
+  runtime: Runtime;
   /** Reads repository files (the Sandbox does): test snippets and the model's code look-ups. */
   files: { readFile(path: string): Promise<string> };
   failingTests: string[];
-  engine: "offline" | "llm";
+  engine: EngineKind;
   /** Required for the llm engine. */
   model?: ChatModel;
   /** Coverage of the whole suite when the caller already has it; measured otherwise. */
@@ -36,7 +35,7 @@ export interface LocalizeOptions {
 
 export interface Localization {
   /** The engine whose ranking `entries` is: `offline` also when the model failed and SBFL stood in. */
-  engine: "offline" | "llm";
+  engine: EngineKind;
   /** Ranked suspicious functions (result.json `localization`). */
   entries: LocalizationEntry[];
   /** SBFL's ranked lines, for the debugger's breakpoints. */

@@ -1,4 +1,4 @@
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FunctionInfo } from "../lang/types.js";
 import { moduleName, qualifiedName } from "./python-source.js";
 
 export type NameMatch =

@@ -1,4 +1,4 @@
-import type { FunctionInfo } from "../lang/python/types.js";
+import type { FunctionInfo } from "../lang/types.js";
 
 /** Text-level reading of Python source: enough structure for prompts, no interpreter needed. */
 

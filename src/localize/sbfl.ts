@@ -1,10 +1,4 @@
-import type {
-  CoverageReport,
-  ExceptionCause,
-  Frame,
-  FunctionInfo,
-  TestFailure,
-} from "../lang/python/types.js";
+import type { CoverageReport, ExceptionCause, Frame, FunctionInfo, TestFailure } from "../lang/types.js";
 import type { LocalizationEntry } from "../result.js";
 
 export type SbflFormula = "ochiai" | "dstar";

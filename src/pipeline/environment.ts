@@ -3,9 +3,9 @@ import { lstat, open, readdir } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.js";
 import { UserError } from "../errors.js";
-import { choosePython, DEPENDENCY_FILE, detectSetup, requiresPython } from "../lang/python/project.js";
+import type { Language } from "../lang/types.js";
 import type { Logger } from "../log.js";
-import { commandArgv, type RepoConfig } from "../repo-config.js";
+import { commandArgv, languageSetting, type RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { commandLine, prepareEnvironment, SetupFailed } from "../sandbox/environment.js";
 import { baseImages } from "../sandbox/images.js";
@@ -21,9 +21,11 @@ export interface EnvironmentInput {
   onFallback?: (reason: string) => void;
   config: Config;
   repoConfig: RepoConfig;
+  /** The repository's language: its images, setup and dependency files. */
+  language: Language;
   /** The repository's identity (owner/name, or the checkout's path): environments are cached per repository. */
   scope: string;
-  /** The failed CI job's log excerpt: the Python version it ran may be read from it. */
+  /** The failed CI job's log excerpt: the toolchain version it ran may be read from it. */
   ciLog?: string;
   /** False for a fork's head: its setup never runs with network (a cached environment is still used). */
   allowSetupNetwork: boolean;
@@ -46,15 +48,20 @@ export type EnvironmentOutcome =
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
- * The environment phase: the backend, the Python version and the setup of this
+ * The environment phase: the backend, the toolchain version and the setup of this
  * job, and for docker the environment image (cached or built). A setup that fails
  * is an outcome with the last lines of its log, never an exception.
  */
 export async function environmentPhase(input: EnvironmentInput): Promise<EnvironmentOutcome> {
   const workingDirectory = input.repoConfig.working_directory ?? "";
-  const files = await dependencyFiles(input.repoDir, workingDirectory);
+  const files = await dependencyFiles(
+    input.repoDir,
+    workingDirectory,
+    input.language.environment.dependencyFile,
+  );
   const configured = commandArgv(input.repoConfig.setup_command);
-  const backend = await resolveBackend(input.backend, input.config.sandbox.image, input.onFallback);
+  const image = input.language.environment.imageBase(input.config);
+  const backend = await resolveBackend(input.backend, image, input.onFallback);
   return backend === "local"
     ? localEnvironment(input, configured)
     : dockerEnvironment(input, files, configured);
@@ -64,19 +71,23 @@ export async function environmentPhase(input: EnvironmentInput): Promise<Environ
 function localEnvironment(input: EnvironmentInput, configured: string[] | undefined): EnvironmentOutcome {
   const setup = configured ? [commandLine(configured)] : [];
   const workingDirectory = input.repoConfig.working_directory;
+  const { language } = input;
   return {
     backend: "local",
-    image: input.config.sandbox.image,
+    image: language.environment.imageBase(input.config),
     ...(configured ? { setupCommand: configured } : {}),
     record: {
       image: "local",
+      language: language.id,
       cached: false,
       setup,
       ...(configured ? { setupSource: "config: setup_command" } : {}),
       pytestSetAside: [],
+      optionsSetAside: [],
+      testRunner: language.testRunner,
       ...(workingDirectory ? { workingDirectory } : {}),
     },
-    progress: `local sandbox (host Python)${configured ? `, setup: ${setup[0]}` : ""}`,
+    progress: `local sandbox (host ${language.name})${configured ? `, setup: ${setup[0]}` : ""}`,
   };
 }
 
@@ -85,37 +96,45 @@ async function dockerEnvironment(
   files: Map<string, string>,
   configured: string[] | undefined,
 ): Promise<EnvironmentOutcome> {
-  const { config, repoConfig } = input;
+  const { config, repoConfig, language } = input;
+  const spec = language.environment;
   const workingDirectory = repoConfig.working_directory ?? "";
   const docker = dockerClient();
-  const images = await baseImages(docker, config.sandbox.image);
-  const requires = requiresPython(files.get("pyproject.toml"));
-  const choice = choosePython({
-    available: [...images.byVersion.keys()],
-    fallback: images.fallback?.python ?? [...images.byVersion.keys()][0] ?? "3.11",
-    ...(repoConfig.python_version ? { configured: repoConfig.python_version } : {}),
-    ...(requires ? { requires } : {}),
+  const imageBase = spec.imageBase(config);
+  const images = await baseImages(docker, imageBase, spec.images);
+  const available = [...images.byVersion.keys()];
+  const configuredVersion = languageSetting(repoConfig, spec.versionKey);
+  const choice = spec.chooseVersion({
+    available,
+    fallback: images.fallback?.version ?? available[0] ?? spec.defaultVersion,
+    ...(configuredVersion ? { configured: configuredVersion } : {}),
+    dependencyFiles: files,
     ...(input.ciLog ? { ciLog: input.ciLog } : {}),
   });
   const base = images.byVersion.get(choice.version) ?? images.fallback;
   if (!base) {
-    throw new UserError(
-      `sandbox image ${config.sandbox.image} not found`,
-      "bash scripts/provision.sh builds it",
-    );
+    throw new UserError(`sandbox image ${imageBase} not found`, "bash scripts/provision.sh builds it");
   }
-  const plan = configured ? { commands: [configured], source: "config: setup_command" } : detectSetup(files);
+  const plan = configured
+    ? { commands: [configured], source: "config: setup_command" }
+    : spec.detectSetup(files);
   const record: EnvironmentRecord = {
     image: base.tag,
-    python: choice.version,
+    language: language.id,
+    version: choice.version,
+    runtime: `${language.name} ${choice.version}`,
+    // result.json's first name for the version, kept for its readers.
+    ...(language.id === "python" ? { python: choice.version } : {}),
     cached: false,
     setup: (plan?.commands ?? []).map(commandLine),
     ...(plan ? { setupSource: plan.source } : {}),
     pytestSetAside: [],
+    optionsSetAside: [],
+    testRunner: language.testRunner,
     ...(workingDirectory ? { workingDirectory } : {}),
   };
   const said = [
-    `Python ${choice.version} (${choice.reason}${choice.asked ? `: asked ${choice.asked}` : ""})`,
+    `${language.name} ${choice.version} (${choice.reason}${choice.asked ? `: asked ${choice.asked}` : ""})`,
     plan ? `setup ${plan.source}: ${record.setup.join(" && ")}` : "no setup",
   ].join("; ");
   try {
@@ -133,7 +152,8 @@ async function dockerEnvironment(
         allowNetwork: input.allowSetupNetwork,
         limits: config.sandbox.limits,
         setupTimeoutMs: config.environment.setupTimeoutMs,
-        pip: config.environment.pip,
+        setupEnv: spec.setupEnv(config),
+        egress: config.environment.egress,
         cacheBytes: config.environment.cacheBytes,
         ...(input.jobId ? { jobId: input.jobId } : {}),
       },
@@ -172,6 +192,7 @@ async function dockerEnvironment(
 export async function dependencyFiles(
   repoDir: string,
   workingDirectory: string,
+  dependencyFile: RegExp,
 ): Promise<Map<string, string>> {
   let dir = path.resolve(repoDir);
   for (const part of workingDirectory.split("/").filter((p) => p && p !== ".")) {
@@ -186,7 +207,7 @@ export async function dependencyFiles(
   }
   const files = new Map<string, string>();
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (!entry.isFile() || !DEPENDENCY_FILE.test(entry.name)) continue;
+    if (!entry.isFile() || !dependencyFile.test(entry.name)) continue;
     const handle = await open(path.join(dir, entry.name), constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const { size } = await handle.stat();

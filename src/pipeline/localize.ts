@@ -1,13 +1,12 @@
 import { forbiddenPath, type PathRules } from "../debug/guards.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { CoverageReport, TestResult } from "../lang/python/types.js";
+import type { CoverageReport, Runtime, TestResult } from "../lang/types.js";
 import { sbfl, type SuspiciousLine } from "../localize/sbfl.js";
 import type { Result } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 
 export interface LocalizerInput {
   sandbox: Sandbox;
-  runtime: PythonRuntime;
+  runtime: Runtime;
   coverage: CoverageReport;
   failingTests: string[];
   failures: TestResult[];
@@ -42,7 +41,7 @@ export interface Localized {
 /** SBFL over per-test coverage, then the localizer when there is one; only lines a patch may touch are kept. */
 export async function localizePhase(
   sandbox: Sandbox,
-  runtime: PythonRuntime,
+  runtime: Runtime,
   options: {
     suiteIds: string[] | undefined;
     failingTests: string[];

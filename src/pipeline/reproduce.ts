@@ -1,6 +1,5 @@
 import { UserError } from "../errors.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { TestResult, TestRun } from "../lang/python/types.js";
+import type { Runtime, TestResult, TestRun } from "../lang/types.js";
 import type { Result } from "../result.js";
 
 export interface Reproduction {
@@ -15,11 +14,7 @@ export interface Reproduction {
 }
 
 /** Reruns the failing tests `times` times before any repair: a test that passes sometimes is flaky. */
-export async function reproduce(
-  runtime: PythonRuntime,
-  tests: string[],
-  times: number,
-): Promise<Reproduction> {
+export async function reproduce(runtime: Runtime, tests: string[], times: number): Promise<Reproduction> {
   const failures = new Map<string, number>(tests.map((t) => [t, 0]));
   for (let i = 0; i < times; i++) {
     const run = await runtime.runTests(tests);
@@ -59,7 +54,7 @@ export interface Reproduced {
  * reruns the failing ones to tell real failures from flaky ones.
  */
 export async function reproducePhase(
-  runtime: PythonRuntime,
+  runtime: Runtime,
   options: { tests: string[]; suiteIds: string[] | undefined; reruns: number },
 ): Promise<ReproducePhase> {
   const baseline = await runtime.runTests(options.suiteIds);
@@ -67,7 +62,7 @@ export async function reproducePhase(
     return {
       end: {
         status: "error",
-        reason: `pytest could not run the suite: ${firstLine(baseline.errors[0]!)}`,
+        reason: `${runtime.language.testRunner} could not run the suite: ${firstLine(baseline.errors[0]!)}`,
         progress: "the test suite could not run",
       },
       partial: {},
@@ -83,7 +78,7 @@ export async function reproducePhase(
       if (run.tests.length === 0) {
         throw new UserError(
           `test not found: ${extra.join(", ")}`,
-          `pytest says: ${firstLine(run.errors[0] ?? "no such test")}`,
+          `${runtime.language.testRunner} says: ${firstLine(run.errors[0] ?? "no such test")}`,
         );
       }
       baseline.tests.push(...run.tests.filter((t) => !known.has(t.id)));
@@ -152,7 +147,7 @@ function describeFlakiness(f: Flakiness, reruns: number): string {
  * again makes them order-dependent; passing everywhere, intermittent.
  */
 async function passingAlone(
-  runtime: PythonRuntime,
+  runtime: Runtime,
   baseline: TestRun,
   tests: string[],
   suiteIds: string[] | undefined,

@@ -1,14 +1,13 @@
 import type { PathRules } from "../debug/guards.js";
 import type { Candidate, Validation } from "../debug/types.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { TestRun } from "../lang/python/types.js";
+import type { Runtime, TestRun } from "../lang/types.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { makeValidator } from "./validate.js";
 
 export interface RevalidateInput {
   /** A new sandbox over the untouched repository: nothing has run in it yet. */
   freshSandbox: () => Promise<Sandbox>;
-  makeRuntime: (sandbox: Sandbox) => PythonRuntime;
+  makeRuntime: (sandbox: Sandbox) => Runtime;
   candidate: Candidate;
   baseline: TestRun;
   failing: string[];

@@ -1,8 +1,9 @@
-import { testSelection, type RepoConfig } from "../repo-config.js";
+import type { Language } from "../lang/types.js";
+import { commandArgv, type RepoConfig } from "../repo-config.js";
 
-/** The pytest arguments the suite is limited to, from `test_command` (paths, node ids, `-k`, `-m`). */
-export function suiteSelection(config: RepoConfig): string[] | undefined {
+/** The test-runner arguments the suite is limited to, from `test_command` (Python: paths, node ids, `-k`, `-m`). */
+export function suiteSelection(config: RepoConfig, language: Language): string[] | undefined {
   if (config.test_command === undefined) return undefined;
-  const args = testSelection(config.test_command);
+  const args = language.testSelection(commandArgv(config.test_command)!);
   return args.length > 0 ? args : undefined;
 }

@@ -1,8 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { forbiddenPath, type PathRules } from "../debug/guards.js";
 import type { Candidate, FileEdit, Validation } from "../debug/types.js";
-import type { PythonRuntime } from "../lang/python/runtime.js";
-import type { TestRun } from "../lang/python/types.js";
+import type { Runtime, TestRun } from "../lang/types.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { firstLine, isFailure } from "./reproduce.js";
 
@@ -24,7 +23,7 @@ export function candidateDiff(edits: FileEdit[]): string {
  */
 export function makeValidator(options: {
   sandbox: Sandbox;
-  runtime: PythonRuntime;
+  runtime: Runtime;
   baseline: TestRun;
   failing: string[];
   suiteIds: string[] | undefined;

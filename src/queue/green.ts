@@ -1,4 +1,4 @@
-import type { RepoHost } from "../github/outbound/repo-host.js";
+import type { RepoHost } from "../outbound/repo-host.js";
 import { closedNote } from "../report/fix-notes.js";
 import type { HypofixJob } from "./job.js";
 

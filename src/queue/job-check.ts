@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { CheckRunConclusion, FoundCheckRun } from "../github/outbound/check-run.js";
-import type { RepoHost } from "../github/outbound/repo-host.js";
+import type { CheckRunConclusion, FoundCheckRun } from "../outbound/check-run.js";
+import type { RepoHost } from "../outbound/repo-host.js";
 import { checkRunEnd, checkRunProgress, type OwnLink, type PhaseNote } from "../report/check-run.js";
 
 export type Conclusion = CheckRunConclusion["conclusion"];

@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
-import { patchedFiles } from "../github/outbound/patched-files.js";
-import { canTrigger } from "../github/outbound/permission.js";
-import type { Checkout } from "../github/outbound/checkout.js";
-import type { BlockedFix, PublishedFix } from "../github/outbound/publish.js";
-import type { PullRequestInfo, RepoHost } from "../github/outbound/repo-host.js";
+import { languageById, resolveLanguage } from "../lang/registry.js";
+import type { Language } from "../lang/types.js";
+import { canTrigger } from "../outbound/permission.js";
+import { publishOutcome } from "../outbound/publish-outcome.js";
+import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import { configProblemReply, refusalReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
-import { blockedNote, proposedNote } from "../report/fix-notes.js";
+import { proposedNote } from "../report/fix-notes.js";
 import type { RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
@@ -20,6 +20,8 @@ export interface FixRequest {
   tests: string[];
   headSha: string;
   repoConfig: RepoConfig;
+  /** The repository's language, resolved once from the configuration and the checkout. */
+  language: Language;
   /** The CI log's failure excerpt, for the debugging prompt and the report. */
   ciLog?: string;
   /** owner/name, lower case: environments are cached, and model tokens counted, per repository. */
@@ -242,8 +244,9 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   let ciLog: string | undefined;
   if (job.checkRunId !== undefined || job.workflowRunId !== undefined) {
     try {
-      const facts = await host.ciFailure(job);
-      if (tests.length === 0) tests = facts.failingTests.filter((t) => t.includes("::"));
+      const configured = repoConfig.language ? languageById(repoConfig.language) : undefined;
+      const facts = await host.ciFailure(job, configured);
+      if (tests.length === 0) tests = facts.tests;
       if (facts.excerpt) ciLog = facts.excerpt;
     } catch (err) {
       // Logs are a hint: without them the suite is run to find the failing tests.
@@ -270,11 +273,17 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       "fetch",
       `commit \`${job.headSha.slice(0, 12)}\` fetched${fork ? " (a fork's head: no network for setup, no pull request)" : ""}`,
     );
+    const language = await resolveLanguage({
+      repoDir: checkout.dir,
+      ...(repoConfig.language ? { configured: repoConfig.language } : {}),
+      ...(repoConfig.working_directory ? { workingDirectory: repoConfig.working_directory } : {}),
+    });
     const outcome = await deps.fix({
       repoDir: checkout.dir,
       tests,
       headSha: job.headSha,
       repoConfig,
+      language,
       context,
       repository: `${job.repo.owner}/${job.repo.name}`.toLowerCase(),
       onPhase: (phase, line) => check.phase(phase, line),
@@ -289,6 +298,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       headSha: job.headSha,
       baseBranch: () => fixBase(host, job, run.pr),
       repoConfig,
+      language,
       fork,
       runKey: `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
       ...(job.prNumber ? { prNumber: job.prNumber } : {}),
@@ -308,60 +318,6 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
   }
 }
 
-/** Where and how a finished fix run is published. */
-export interface PublishTarget {
-  /** The failing commit the patch applies to. */
-  headSha: string;
-  /** The branch a fix pull request targets, asked only when one is opened. */
-  baseBranch: () => Promise<string>;
-  /** The failing pull request: it gets a pointer to the fix, or the report. */
-  prNumber?: number;
-  /** Mode and path rules, read once for the job. */
-  repoConfig: RepoConfig;
-  /** A fork's head: never a branch or a pull request. */
-  fork: boolean;
-  /** Keys this run's comments, so that a retry finds them instead of posting again. */
-  runKey: string;
-}
-
-/**
- * Publishes a fix run as the App does: a validated fix becomes (or updates) the
- * failing branch's pull request, not for a fork's head nor in comment mode, with
- * a pointer on the failing pull request; anything else is the report as a
- * comment on it. The CLI's `--open-pr` calls this too.
- */
-export async function publishOutcome(
-  host: RepoHost,
-  outcome: { result: Result; report: string; patch: string },
-  checkout: Checkout,
-  target: PublishTarget,
-): Promise<{ pullRequest?: PublishedFix; blocked?: BlockedFix }> {
-  const { result } = outcome;
-  const { repoConfig, runKey } = target;
-  let blocked: BlockedFix | undefined;
-  if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !target.fork) {
-    const rules = { sourcePaths: repoConfig.source_paths, ignorePaths: repoConfig.ignore_paths };
-    const pr = await host.publishFix({
-      baseSha: target.headSha,
-      baseTree: await checkout.tree(),
-      baseBranch: await target.baseBranch(),
-      files: await patchedFiles(checkout, outcome.patch, rules),
-      title: fixTitle(result),
-      body: outcome.report,
-    });
-    if (pr.action !== "blocked") {
-      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
-      return { pullRequest: pr };
-    }
-    blocked = pr;
-    if (pr.pullRequest) {
-      await host.comment(pr.pullRequest.number, blockedNote(pr.branch, outcome.report), `blocked:${runKey}`);
-    }
-  }
-  if (target.prNumber) await host.comment(target.prNumber, outcome.report, `report:${runKey}`);
-  return blocked ? { blocked } : {};
-}
-
 /** The check run of a job whose fix pull request stands: success, with the link. */
 function concludeProposed(
   check: JobCheck,
@@ -371,13 +327,6 @@ function concludeProposed(
   return check.conclude("success", `Validated fix proposed in #${pr.number}`, `${reason}:`, {
     link: { label: `#${pr.number}`, url: pr.url },
   });
-}
-
-function fixTitle(result: Result): string {
-  const where = result.localization[0];
-  const tests =
-    result.failingTests.length === 1 ? result.failingTests[0] : `${result.failingTests.length} tests`;
-  return where ? `Fix ${where.function} (${where.file}) failing ${tests}` : `Fix failing ${tests}`;
 }
 
 /** A fix targets the failing PR's branch when it lives in this repository, else the branch the run was on. */

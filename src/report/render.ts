@@ -497,11 +497,13 @@ function footer(result: Result, meta: ReportMeta): string {
   ].join("\n");
 }
 
-/** Which environment the tests ran in: image, Python, cached or built, the setup, options set aside. */
+/** Which environment the tests ran in: image, language version, cached or built, the setup, options set aside. */
 function environmentLine(env: Result["environment"]): string[] {
   if (!env) return [];
+  // Results written before the language port name only Python, pytest and pytestSetAside.
+  const setAside = env.optionsSetAside ?? env.pytestSetAside;
   const parts = [
-    env.python ? `Python ${env.python}` : undefined,
+    env.runtime ?? (env.python ? `Python ${env.python}` : undefined),
     env.image === "local"
       ? undefined
       : env.cached
@@ -515,8 +517,8 @@ function environmentLine(env: Result["environment"]): string[] {
         ? `no setup (${env.setupSource})`
         : "no setup",
     env.workingDirectory ? `from ${code(env.workingDirectory)}` : undefined,
-    env.pytestSetAside.length > 0
-      ? `pytest options set aside: ${env.pytestSetAside.map((o) => code(o)).join(", ")}`
+    setAside.length > 0
+      ? `${env.testRunner ?? "pytest"} options set aside: ${setAside.map((o) => code(o)).join(", ")}`
       : undefined,
   ].filter((p) => p !== undefined);
   return [`Environment ${code(env.image)}: ${parts.join(" · ")}.`];

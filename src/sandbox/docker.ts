@@ -6,7 +6,7 @@ import tar from "tar-fs";
 import type { Logger } from "../log.js";
 import { metrics } from "../metrics.js";
 import { sandboxDeadline, timeLeft } from "./deadline.js";
-import { helpersSourceDir, ignoredHelper } from "./helpers.js";
+import { ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
 import {
   LABEL_DEADLINE,
@@ -28,23 +28,6 @@ const SANDBOX_USER = "10001:10001";
 /** Still without capabilities: it owns /hypofix, and runs nothing but our tar. */
 const HELPERS_OWNER = "0:0";
 const MIB = 1024 * 1024;
-/**
- * PID 1 of the container: reaps orphans so zombies never eat into the pid
- * limit. As PID 1 it ignores signals sent from inside, so a command's
- * `kill -9 -1` (or our backstop) cannot stop the container; docker-init
- * (`Init: true`) would die with its child instead. Not dumpable, so the tests
- * cannot open its /proc/1/mem.
- */
-const INIT = [
-  "import ctypes, os, time",
-  "if ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0) != 0:",
-  "    raise SystemExit('hypofix init: prctl(PR_SET_DUMPABLE, 0) failed')",
-  "while True:",
-  "    try:",
-  "        os.wait()",
-  "    except ChildProcessError:",
-  "        time.sleep(0.5)",
-].join("\n");
 /** How long past its timeout an exec may take before the host kills everything. */
 const BACKSTOP_GRACE_MS = 3000;
 /** Room for the helper files in /hypofix. */
@@ -189,7 +172,6 @@ async function killAll(container: Docker.Container): Promise<void> {
 export class DockerSandbox implements Sandbox {
   readonly kind = "docker" as const;
   readonly workdir = WORKDIR;
-  readonly python = "python3";
   readonly helpersDir = HELPERS_DIR;
   private disposed = false;
   private snapshots = 0;
@@ -252,10 +234,13 @@ export class DockerSandbox implements Sandbox {
     const container = await docker.createContainer({
       name: `hypofix-sbx-${process.pid}-${randomUUID().slice(0, 8)}`,
       Image: options.image,
-      Cmd: ["python3", "-I", "-c", INIT],
+      // PID 1 (the language's init): reaps orphans so zombies never eat into the pid limit, and
+      // as PID 1 ignores signals sent from inside, so a command's `kill -9 -1` (or our backstop)
+      // cannot stop the container; docker-init (`Init: true`) would die with its child instead.
+      Cmd: options.support.init,
       User: SANDBOX_USER,
       WorkingDir: WORKDIR,
-      Env: ["HOME=/tmp", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "LANG=C.UTF-8"],
+      Env: ["HOME=/tmp", ...Object.entries(options.support.env).map(([k, v]) => `${k}=${v}`), "LANG=C.UTF-8"],
       Labels: labels,
       HostConfig: {
         NetworkMode: "none",
@@ -298,6 +283,8 @@ export class DockerSandbox implements Sandbox {
   async load(options: SandboxOptions): Promise<void> {
     if (this.loaded) throw new Error("sandbox already holds a repository");
     if (options.image !== this.options.image) throw new Error("sandbox image does not match the run's");
+    if (JSON.stringify(options.support) !== JSON.stringify(this.options.support))
+      throw new Error("sandbox language support does not match the run's");
     this.loaded = true;
     this.options = options;
     this.deadline = Math.min(this.deadline, sandboxDeadline(options));
@@ -315,9 +302,9 @@ export class DockerSandbox implements Sandbox {
    * which works on tmpfs, unlike putArchive.
    */
   private async fillHelpers(): Promise<void> {
-    const helpers = helpersSourceDir();
+    const { helpers } = this.options.support;
     await this.untar(
-      tar.pack(helpers, { ignore: (name) => ignoredHelper(path.relative(helpers, name)) }),
+      tar.pack(helpers.dir, { ignore: (name) => ignoredHelper(path.relative(helpers.dir, name), helpers) }),
       HELPERS_DIR,
       HELPERS_OWNER,
     );
@@ -354,7 +341,7 @@ export class DockerSandbox implements Sandbox {
         // The old runner died: end what its commands left running, so no test code
         // is alive while the new runner starts, before it makes itself non-dumpable.
         if (sup) await killAll(this.container);
-        return Supervisor.start(this.container);
+        return Supervisor.start(this.container, this.options.support.supervisor);
       })().catch((err: unknown) => {
         this.log?.warn({ err }, "sandbox command runner did not start; using docker exec per command");
         return undefined;

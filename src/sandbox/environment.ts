@@ -4,35 +4,29 @@ import path from "node:path";
 import type Docker from "dockerode";
 import { quote } from "shell-quote";
 import tar from "tar-fs";
-import type { SandboxLimits } from "../config.js";
+import type { EgressSettings, SandboxLimits } from "../config.js";
 import type { Logger } from "../log.js";
 import { dockerClient, runExec } from "./docker.js";
+import { openEgress } from "./egress.js";
 import { LABEL_DEADLINE, LABEL_JOB, LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_SANDBOX } from "./reaper.js";
 import type { BaseImage } from "./images.js";
 
 /*
- * Environments: a base image plus the repository's setup (pip install ...), built
+ * Environments: a base image plus the repository's setup (e.g. pip install ...), built
  * once in a build container and committed as an image that test sandboxes start
- * from. The build container is the only one with a network: a dedicated bridge
- * with inter-container traffic off (never the default bridge), a writable root,
- * non-root, no capabilities. Test containers never get a network.
+ * from. The build container is the only one with a network: a network of its own
+ * whose only way out is the egress proxy of egress.ts (an allowlist of package hosts),
+ * with a writable root, non-root, no capabilities. Test containers never get a network.
  */
 
 export const ENV_REPOSITORY = "hypofix/env";
 export const LABEL_ENV = "org.hypofix.env";
 export const LABEL_ENV_SCOPE = "org.hypofix.env.scope";
-export const SETUP_NETWORK = "hypofix-setup";
 /** Bumped when the way environments are built changes, so old images are not reused. */
-const RECIPE = "1";
+const RECIPE = "2";
 const WORKDIR = "/work";
 const MIB = 1024 * 1024;
 const LOG_TAIL_LINES = 20;
-
-export interface PipSettings {
-  indexUrl?: string;
-  extraIndexUrl?: string;
-  trustedHost?: string;
-}
 
 export interface EnvironmentRequest {
   base: BaseImage;
@@ -49,11 +43,10 @@ export interface EnvironmentRequest {
   allowNetwork: boolean;
   limits: SandboxLimits;
   setupTimeoutMs: number;
-  pip: PipSettings;
-  /** The build container's network; default the setup network (a test gives one of its own). */
-  network?: string;
-  /** More variables for the setup commands only (a package registry's settings): never stored in the image, not in the key. */
-  setupEnv?: Record<string, string>;
+  /** Variables for the setup commands only, never baked into the image (the language's, e.g. pip's index). */
+  setupEnv: Record<string, string>;
+  /** What the setup may reach: the allowlist and the mirrors (with their credentials, which stay in the proxy). */
+  egress: EgressSettings;
   /** Size cap of all environment images; least recently used ones past it are removed after a build. */
   cacheBytes: number;
   jobId?: string;
@@ -84,7 +77,7 @@ export const commandLine = (argv: string[]): string => quote(argv);
 
 /** The cache key: a hash of everything that decides what the setup installs. */
 export function environmentKey(
-  request: Omit<EnvironmentRequest, "limits" | "pip" | "setupEnv" | "network" | "cacheBytes" | "repoDir">,
+  request: Omit<EnvironmentRequest, "limits" | "setupEnv" | "egress" | "cacheBytes" | "repoDir">,
 ): string {
   const hash = createHash("sha256");
   const files = [...request.dependencyFiles].sort((a, b) => a.path.localeCompare(b.path));
@@ -149,27 +142,6 @@ async function imagePresent(docker: Docker, image: string): Promise<boolean> {
   }
 }
 
-/** The setup network: a bridge of its own with inter-container traffic off. Created once. */
-export async function ensureSetupNetwork(docker: Docker): Promise<string> {
-  const existing = await docker.listNetworks({ filters: { name: [SETUP_NETWORK] } });
-  const found = existing.find((n) => n.Name === SETUP_NETWORK);
-  if (found) return found.Id;
-  try {
-    const network = await docker.createNetwork({
-      Name: SETUP_NETWORK,
-      Driver: "bridge",
-      CheckDuplicate: true,
-      Labels: { [LABEL_ENV]: "1" },
-      Options: { "com.docker.network.bridge.enable_icc": "false" },
-    });
-    return network.id;
-  } catch (err) {
-    // Another worker created it at the same moment.
-    if ((err as { statusCode?: number }).statusCode !== 409) throw err;
-    return ensureSetupNetwork(docker);
-  }
-}
-
 async function buildEnvironment(
   docker: Docker,
   request: EnvironmentRequest,
@@ -177,7 +149,6 @@ async function buildEnvironment(
   log?: Logger,
 ): Promise<void> {
   const { limits } = request;
-  const network = request.network ?? (await ensureSetupNetwork(docker));
   const workdir = path.posix.join(WORKDIR, request.workingDirectory);
   const labels: Record<string, string> = {
     // Reaped like a sandbox when its worker dies mid-build.
@@ -189,7 +160,8 @@ async function buildEnvironment(
     [LABEL_ENV_SCOPE]: scopeLabel(request.scope),
     ...(request.jobId ? { [LABEL_JOB]: request.jobId } : {}),
   };
-  const container = await docker.createContainer({
+  const egress = await openEgress(docker, request.egress, labels, log);
+  const created = docker.createContainer({
     name: `hypofix-env-${process.pid}-${randomUUID().slice(0, 8)}`,
     Image: request.base.tag,
     Cmd: ["sleep", "infinity"],
@@ -198,7 +170,7 @@ async function buildEnvironment(
     WorkingDir: WORKDIR,
     Labels: labels,
     HostConfig: {
-      NetworkMode: network,
+      NetworkMode: egress.network,
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
       // The venv under /opt is what gets committed; the repository copy and temp files are not (tmpfs).
@@ -215,6 +187,10 @@ async function buildEnvironment(
       PidsLimit: limits.pids,
     },
   });
+  const container = await created.catch(async (err: unknown) => {
+    await egress.close();
+    throw err;
+  });
   try {
     await container.start();
     const copy = await runExec(container, {
@@ -229,7 +205,7 @@ async function buildEnvironment(
       const res = await runExec(container, {
         argv,
         workingDir: workdir,
-        env: { ...setupEnv(request.pip), ...request.setupEnv },
+        env: { ...request.setupEnv, ...egress.env },
         timeoutMs: request.setupTimeoutMs,
         maxOutputBytes: 4 * MIB,
       });
@@ -238,8 +214,12 @@ async function buildEnvironment(
         const why = res.timedOut
           ? `timed out after ${Math.round(request.setupTimeoutMs / 1000)}s`
           : `exit ${res.exitCode}`;
+        const refused = await egress.refused();
         const tail = lastLines(`${res.stdout}\n${res.stderr}`, LOG_TAIL_LINES);
-        throw new SetupFailed(`setup command \`${commandLine(argv)}\` failed (${why})`, tail);
+        throw new SetupFailed(
+          `setup command \`${commandLine(argv)}\` failed (${why})`,
+          refused ? `${tail}\nhypofix: ${refused}` : tail,
+        );
       }
     }
     await container.commit({ repo: ENV_REPOSITORY, tag, pause: true, comment: "hypofix environment" });
@@ -247,20 +227,8 @@ async function buildEnvironment(
     await container.remove({ force: true }).catch((err: unknown) => {
       log?.warn({ err }, "could not remove the build container");
     });
+    await egress.close();
   }
-}
-
-/** pip's own variables for a company mirror; given to the setup commands only, never baked into the image. */
-function setupEnv(pip: PipSettings): Record<string, string> {
-  return {
-    PIP_NO_CACHE_DIR: "1",
-    PIP_DISABLE_PIP_VERSION_CHECK: "1",
-    PIP_NO_INPUT: "1",
-    PIP_PROGRESS_BAR: "off",
-    ...(pip.indexUrl ? { PIP_INDEX_URL: pip.indexUrl } : {}),
-    ...(pip.extraIndexUrl ? { PIP_EXTRA_INDEX_URL: pip.extraIndexUrl } : {}),
-    ...(pip.trustedHost ? { PIP_TRUSTED_HOST: pip.trustedHost } : {}),
-  };
 }
 
 export function lastLines(text: string, count: number): string {

@@ -21,7 +21,7 @@ export * from "./types.js";
  * - docker: one warm container per sandbox (no network, uid 10001, no
  *   capabilities, read-only root, no container log, tmpfs /work, /tmp, snapshots,
  *   and root-owned /hypofix/helpers the tests cannot change). Commands are spawned
- *   by an in-container runner (supervisor.py, not dumpable, every line it sends
+ *   by the language's in-container runner (supervisor.ts has its protocol; not dumpable, every line it sends
  *   under a MAC) over one long-lived exec; a `docker exec` per command is the
  *   fallback when the runner cannot start. docs/security.md has the reasons.
  * - Both: no command runs past the sandbox's deadline (SandboxExpired).

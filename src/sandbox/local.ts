@@ -4,7 +4,7 @@ import { cp, lstat, mkdir, mkdtemp, open, realpath, rm, type FileHandle } from "
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sandboxDeadline, timeLeft } from "./deadline.js";
-import { helpersSourceDir, ignoredHelper } from "./helpers.js";
+import { ignoredHelper } from "./helpers.js";
 import { CappedSink } from "./output.js";
 import type { ExecOptions, ExecResult, Sandbox, SandboxOptions, SnapshotId } from "./types.js";
 
@@ -41,7 +41,6 @@ const inside = (root: string, p: string) => p === root || p.startsWith(root + pa
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = "local" as const;
-  readonly python = process.env.HYPOFIX_PYTHON ?? "python3";
   readonly workdir: string;
   readonly helpersDir: string;
   private readonly tmp: string;
@@ -67,8 +66,12 @@ export class LocalSandbox implements Sandbox {
     const sandbox = new LocalSandbox(root, options);
     try {
       await copyTree(path.resolve(options.repoDir), sandbox.workdir);
-      const helpers = helpersSourceDir();
-      await copyTree(helpers, sandbox.helpersDir, (src) => !ignoredHelper(path.relative(helpers, src)));
+      const { helpers } = options.support;
+      await copyTree(
+        helpers.dir,
+        sandbox.helpersDir,
+        (src) => !ignoredHelper(path.relative(helpers.dir, src), helpers),
+      );
       await mkdir(sandbox.helpersDir, { recursive: true });
       await mkdir(sandbox.tmp, { recursive: true });
       await mkdir(sandbox.snapshotsDir, { recursive: true });
@@ -106,11 +109,7 @@ export class LocalSandbox implements Sandbox {
     if (command === undefined) return Promise.reject(new Error("exec needs a command"));
     const timeoutMs = timeLeft(this.deadline, options.timeoutMs ?? this.options.limits.timeoutMs);
     const cap = options.maxOutputBytes ?? this.options.limits.outputBytes;
-    const env: Record<string, string> = {
-      PYTHONDONTWRITEBYTECODE: "1",
-      PYTHONUNBUFFERED: "1",
-      TMPDIR: this.tmp,
-    };
+    const env: Record<string, string> = { ...this.options.support.env, TMPDIR: this.tmp };
     for (const name of PASSED_ENV) {
       const value = process.env[name];
       if (value !== undefined) env[name] = value;

@@ -4,8 +4,8 @@ import { metrics } from "../metrics.js";
 import { DockerSandbox } from "./docker.js";
 import type { SandboxOptions } from "./types.js";
 
-/** What a pooled container is started with: the image and limits, no repository, no job. */
-export type PoolKey = Pick<SandboxOptions, "image" | "limits">;
+/** What a pooled container is started with: the image, limits and language support, no repository, no job. */
+export type PoolKey = Pick<SandboxOptions, "image" | "limits" | "support">;
 
 interface Slot {
   key: PoolKey;
@@ -39,7 +39,7 @@ export class SandboxPool {
 
   /** A sandbox over `options.repoDir`: a pre-started one when there is one fresh enough, else a new one. */
   async take(options: SandboxOptions, log?: Logger): Promise<DockerSandbox> {
-    const slot = this.slot({ image: options.image, limits: options.limits });
+    const slot = this.slot({ image: options.image, limits: options.limits, support: options.support });
     const next = slot.warm.shift();
     this.refill(slot);
     const pooled = next && (await next);
@@ -86,7 +86,7 @@ export class SandboxPool {
   }
 
   private slot(key: PoolKey): Slot {
-    const id = JSON.stringify([key.image, key.limits]);
+    const id = JSON.stringify([key.image, key.limits, key.support]);
     let slot = this.slots.get(id);
     if (slot) {
       // Most recently used last.

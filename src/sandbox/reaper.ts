@@ -38,7 +38,7 @@ export function reapReason(
   return undefined;
 }
 
-/** Removes sandbox containers that reapReason calls garbage. Returns the ids removed. */
+/** Removes sandbox containers that reapReason calls garbage, then such networks. Returns the container ids removed. */
 export async function reapLeftovers(docker: Docker, log?: Logger): Promise<string[]> {
   const containers = await docker.listContainers({ all: true, filters: { label: [`${LABEL_SANDBOX}=1`] } });
   const now = Date.now();
@@ -61,7 +61,26 @@ export async function reapLeftovers(docker: Docker, log?: Logger): Promise<strin
   // Debug: a CLI's stderr is its command's; the worker's periodic reaper logs what it removed.
   if (garbage.length > 0)
     log?.debug({ reaped: garbage.map((g) => ({ id: g.id.slice(0, 12), why: g.why })) }, "reaped sandboxes");
+  await reapNetworks(docker, now, host);
   return garbage.map((g) => g.id);
+}
+
+/** A build's network (sandbox/egress.ts) outlives its containers only when its worker died mid-build. */
+async function reapNetworks(docker: Docker, now: number, host: string): Promise<void> {
+  const networks = await docker.listNetworks({ filters: { label: [`${LABEL_SANDBOX}=1`] } });
+  await Promise.all(
+    networks
+      .filter((n) => reapReason(n.Labels ?? {}, now, host))
+      .map(async (n) => {
+        try {
+          await docker.getNetwork(n.Id).remove();
+        } catch (err) {
+          // 404: reaped by another process; 403/409: a container still on it (reaped on a later pass).
+          const status = (err as { statusCode?: number }).statusCode;
+          if (status !== 404 && status !== 403 && status !== 409) throw err;
+        }
+      }),
+  );
 }
 
 /**

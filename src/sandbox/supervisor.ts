@@ -1,13 +1,35 @@
-import { readFileSync } from "node:fs";
 import type { Duplex } from "node:stream";
 import type Docker from "dockerode";
 import { z } from "zod";
 import { channelKey, MAX_LINE_BYTES, openMessage } from "./channel.js";
-import { supervisorSource } from "./helpers.js";
 import { CappedSink, cappedText, LineSink } from "./output.js";
 import type { ExecResult } from "./types.js";
 
-/** What the in-container runner is asked to do (see supervisor.py for the protocol). */
+/*
+ * The command runner's protocol, defined here once; each language's runner implements it
+ * (Python's: lang/python/supervisor.py), started as the language's `SandboxSupport.supervisor`.
+ *
+ * - The host starts the runner with one `docker exec` (stdin attached) and writes a
+ *   per-runner key (64 hex digits) and a newline first; argv and the environment would be
+ *   readable from /proc, stdin is not.
+ * - The runner refuses to run as root or outside a container (its idle sweep is kill(-1)),
+ *   makes itself not dumpable, reads the key and sends `{"ready": true}`.
+ * - Then each request is one JSON line on stdin:
+ *   `{"id", "argv", "cwd", "env", "stdin" (base64 or null), "timeout" (s), "cap" (bytes)}`;
+ *   several may run at once. The runner spawns argv (no shell) in a session of its own with
+ *   its own environment plus `env`, kills that group at the timeout (exit null, timedOut true)
+ *   or when the command ends, and, once no command runs, every process that escaped.
+ * - Every line the runner writes is `<hmac-sha256 hex of body under the key> <body>`
+ *   (channel.ts), at most MAX_LINE_BYTES long. When a command ends: its data messages
+ *   `{"id", "stream": "stdout" | "stderr", "data" (base64 of at most 48 KiB)}`, in order, for
+ *   the first `cap` bytes of each stream, then one reply `{"id", "exit" (int, or null when
+ *   killed), "timedOut", "stdoutBytes", "stderrBytes" (totals), "spawnError" (text or null)}`;
+ *   a command that cannot start gets exit 127 (no such program) or 126.
+ * - When stdin closes, the runner exits once the running commands finish.
+ * A line without a valid MAC, or one over the cap, makes the host hang up on the runner.
+ */
+
+/** What the in-container runner is asked to do. */
 export interface RunRequest {
   argv: string[];
   cwd: string;
@@ -49,7 +71,7 @@ export class SupervisorGone extends Error {
 const READY_TIMEOUT_MS = 30_000;
 
 /**
- * One long-lived `docker exec` of supervisor.py that spawns each command
+ * One long-lived `docker exec` of the language's runner that spawns each command
  * inside the container, so a command costs a fork, not a runc exec. Only
  * lines carrying the runner's MAC are believed; anything else (a forged or cut
  * line, a line over MAX_LINE_BYTES) stops the runner and fails its commands.
@@ -69,12 +91,10 @@ export class Supervisor {
     return this.gone === undefined;
   }
 
-  /** Starts the runner; `script` replaces supervisor.py (the flood test starts a hostile one). */
-  static async start(container: Docker.Container, options: { script?: string } = {}): Promise<Supervisor> {
-    const script = options.script ?? readFileSync(supervisorSource(), "utf8");
+  /** Starts the runner `program` (argv: the language's, or in the flood test a hostile one). */
+  static async start(container: Docker.Container, program: string[]): Promise<Supervisor> {
     const exec = await container.exec({
-      // -I: no user site-packages, PYTHON* variables or cwd on the path; /tmp (HOME) is the tests'.
-      Cmd: ["python3", "-I", "-u", "-c", script],
+      Cmd: program,
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,

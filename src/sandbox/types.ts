@@ -5,8 +5,6 @@ export interface Sandbox {
   readonly kind: "docker" | "local";
   /** Absolute path of the repository copy inside the sandbox. Commands run here by default. */
   readonly workdir: string;
-  /** The Python interpreter to invoke inside this sandbox. */
-  readonly python: string;
   /** Absolute path inside the sandbox where Hypofix's helper files live (docker: not writable by tests). */
   readonly helpersDir: string;
 
@@ -55,11 +53,42 @@ export const TRUNCATION_MARK = "\n[... output truncated by hypofix at the sandbo
 
 export type SandboxBackend = "docker" | "local";
 
+/**
+ * What the repository's language gives a sandbox, as plain data (the Language port's
+ * `sandbox`, lang/types.ts): the sandbox itself knows no language. A docker sandbox runs
+ * `init` as PID 1 and `supervisor` as its command runner; both must be programs the image
+ * has, so an image without the language's interpreter can still be a sandbox when its
+ * language brings its own.
+ */
+export interface SandboxSupport {
+  /**
+   * The helper files the language's instruments run in the sandbox: every file of the
+   * host folder `dir` is copied into `helpersDir` (read-only for the tests in docker),
+   * except those with a path part named in `ignore` (e.g. `__pycache__`).
+   */
+  helpers: { dir: string; ignore: string[] };
+  /**
+   * PID 1 of a docker sandbox (argv): it must reap orphans forever, and make itself not
+   * dumpable so the tests cannot read its memory. As PID 1 it ignores the signals sent
+   * from inside, so a command's `kill -9 -1` cannot stop the container.
+   */
+  init: string[];
+  /**
+   * The in-container command runner (argv), started by one long-lived `docker exec`: it
+   * speaks the protocol that sandbox/supervisor.ts defines on stdin and stdout.
+   */
+  supervisor: string[];
+  /** Variables every command in the sandbox gets (e.g. `PYTHONDONTWRITEBYTECODE=1`). */
+  env: Record<string, string>;
+}
+
 export interface SandboxOptions {
   /** The repository to copy into the sandbox (the original is never modified). */
   repoDir: string;
   image: string;
   limits: SandboxLimits;
+  /** The language's helper files, init, command runner and variables. */
+  support: SandboxSupport;
   /**
    * Local backend only: run this command in the copy before tests, e.g. `pip install -e .`.
    * Docker sandboxes start from an environment image instead (environment.ts) and reject it.

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { openWorkspace } from "../../src/compose.js";
 import { explainChange, type ExplainOptions } from "../../src/audit/explain.js";
 import type { AuditOutcome } from "../../src/audit/index.js";
 import { loadConfig } from "../../src/config.js";
@@ -21,8 +22,7 @@ function audit(head: string, extra: Partial<ExplainOptions> = {}): Promise<Audit
       base: "base",
       head,
       engine: "offline",
-      sandbox: "docker",
-      config,
+      workspace: (dir) => openWorkspace({ repoDir: dir, backend: "docker", config }),
       differential: FAST,
     };
     audits.set(key, explainChange(repo.dir, { ...options, ...extra }));

@@ -2,6 +2,7 @@ import nock from "nock";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { openWorkspace } from "../../src/compose.js";
 import { explainChange } from "../../src/audit/explain.js";
 import { loadConfig } from "../../src/config.js";
 import { createChatModel } from "../../src/llm/openai-model.js";
@@ -24,6 +25,9 @@ function interceptedOnlyDuringCalls(): ChatModel {
   return {
     get usage() {
       return model?.usage ?? { llmCalls: 0, promptTokens: 0, completionTokens: 0 };
+    },
+    async refusal() {
+      return undefined;
     },
     async complete(request) {
       nock.activate();
@@ -53,8 +57,7 @@ describe("hypofix explain, llm engine (real openai client, nock-recorded complet
       base: "base",
       head: "silent",
       engine: "llm",
-      sandbox: "docker",
-      config,
+      workspace: (dir) => openWorkspace({ repoDir: dir, backend: "docker", config }),
       model,
       differential: { testTimeoutMs: 5_000 },
     });

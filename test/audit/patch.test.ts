@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pipelineAudit } from "../../src/audit/index.js";
 import { loadConfig } from "../../src/config.js";
-import { createPythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime, python } from "../../src/lang/python/index.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { buildFixtureRepo } from "./fixture-repo.js";
 
@@ -21,6 +21,7 @@ beforeAll(async () => {
     repoDir: repo.dir,
     image: config.sandbox.image,
     limits: config.sandbox.limits,
+    support: python.sandbox,
   });
 });
 afterAll(async () => {

@@ -8,7 +8,8 @@ import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
 import { auditVerdict } from "../../src/result.js";
 import { behaviourChanges, judgeClaim, revise, unverifiedFunctions } from "../../src/audit/verdicts.js";
 import { parseClaimsReply } from "../../src/audit/llm.js";
-import type { FunctionInfo } from "../../src/lang/python/types.js";
+import type { FunctionInfo } from "../../src/lang/types.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 const BASE = ["def f(x):", "    return x", "", "def g(y):", "    return y", ""].join("\n");
 const HEAD = [
@@ -34,6 +35,7 @@ describe("changes", () => {
       changes,
       fns(["f", 1, 2], ["g", 4, 5]),
       fns(["f", 1, 2], ["g", 4, 5], ["h", 7, 8]),
+      pythonFiles,
     );
     expect(changed).toEqual([
       { file: "m.py", qualname: "f", inBase: true, inHead: true },

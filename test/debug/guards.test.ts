@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { Budget } from "../../src/debug/budget.js";
 import { forbiddenPath, normalizeRepoPath } from "../../src/debug/guards.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 describe("forbiddenPath", () => {
-  const rules = { sourcePaths: [], ignorePaths: ["vendor"] };
+  const rules = { files: pythonFiles, sourcePaths: [], ignorePaths: ["vendor"] };
 
   it("allows repository source files", () => {
     expect(forbiddenPath("bank.py", rules)).toBeUndefined();
@@ -28,13 +29,17 @@ describe("forbiddenPath", () => {
   });
 
   it("keeps patches inside the configured source paths", () => {
-    const only = { sourcePaths: ["src/"], ignorePaths: [] };
+    const only = { files: pythonFiles, sourcePaths: ["src/"], ignorePaths: [] };
     expect(forbiddenPath("src/a.py", only)).toBeUndefined();
     expect(forbiddenPath("./src/pkg/../a.py", only)).toBeUndefined();
     expect(forbiddenPath("srcx/a.py", only)).toMatch(/outside the configured source paths \(src\/\)/);
     expect(forbiddenPath("src/../lib/a.py", only)).toMatch(/outside the configured source paths/);
-    expect(forbiddenPath("pkg/a.py", { sourcePaths: ["./pkg/"], ignorePaths: [] })).toBeUndefined();
-    expect(forbiddenPath("pkg/a.py", { sourcePaths: ["."], ignorePaths: [] })).toBeUndefined();
+    expect(
+      forbiddenPath("pkg/a.py", { files: pythonFiles, sourcePaths: ["./pkg/"], ignorePaths: [] }),
+    ).toBeUndefined();
+    expect(
+      forbiddenPath("pkg/a.py", { files: pythonFiles, sourcePaths: ["."], ignorePaths: [] }),
+    ).toBeUndefined();
   });
 
   it("checks the normalised path: another spelling of a refused file is refused", () => {

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Budget, experimentTimeoutMs } from "../../src/debug/budget.js";
 import { createOfflineEngine } from "../../src/debug/offline.js";
 import type { BugContext, EngineRun } from "../../src/debug/types.js";
-import { createPythonRuntime, type PythonRuntime, type TestRun } from "../../src/lang/python/index.js";
-import type { CoverageReport } from "../../src/lang/python/types.js";
+import { createPythonRuntime, pythonFiles } from "../../src/lang/python/index.js";
+import type { Runtime, TestRun } from "../../src/lang/types.js";
+import type { CoverageReport } from "../../src/lang/types.js";
 import { sbfl } from "../../src/localize/sbfl.js";
 import { makeValidator } from "../../src/pipeline/validate.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
@@ -21,7 +22,7 @@ const repo = fileURLToPath(new URL("../fixtures/offline-engine", import.meta.url
 
 describe("the offline engine on real runs (docker)", () => {
   let sandbox: Sandbox;
-  let runtime: PythonRuntime;
+  let runtime: Runtime;
   let baseline: TestRun;
   let coverage: CoverageReport;
 
@@ -56,7 +57,7 @@ describe("the offline engine on real runs (docker)", () => {
       baseline,
       failing,
       suiteIds: undefined,
-      rules: { sourcePaths: [], ignorePaths: [] },
+      rules: { files: pythonFiles, sourcePaths: [], ignorePaths: [] },
       timeoutMs: 60_000,
     });
     const budget = new Budget({ maxExperiments: 80, maxTokens: 1, wallClockMs: 240_000 });

@@ -11,7 +11,7 @@ import { progress } from "../../src/debug/progress.js";
 import { breadthFirst, lineWeight, linesToTry } from "../../src/debug/schedule.js";
 import { alikeFirst, copiesOf, sameReplacement } from "../../src/debug/offline.js";
 import { editShape } from "../../src/debug/shape.js";
-import type { FailureEvidence } from "../../src/lang/python/types.js";
+import type { FailureEvidence } from "../../src/lang/types.js";
 
 const none = NO_EVIDENCE;
 

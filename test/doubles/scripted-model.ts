@@ -26,6 +26,11 @@ export class ScriptedModel implements ChatModel {
     return { ...this.totals };
   }
 
+  /** A script is never out of budget: it refuses nothing. */
+  async refusal(): Promise<Error | undefined> {
+    return undefined;
+  }
+
   /** Turns not yet consumed. */
   get remaining(): number {
     return this.script.length - this.next;

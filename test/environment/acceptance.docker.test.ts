@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { dockerClient } from "../../src/sandbox/docker.js";
-import { SETUP_NETWORK } from "../../src/sandbox/environment.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { servePackageMirror, type PackageMirror } from "../../bench/lib/package-mirror.js";
+import { hostAddress } from "../helpers/host-address.js";
 import { buildWheel, copyFixture, hypofixFix, removeImages } from "./helpers.js";
 
 // Real repositories, each fixed by `hypofix fix` with the offline engine in the real
@@ -15,11 +16,28 @@ afterAll(() => removeImages(built));
 const SHINY = { "shiny/__init__.py": "def double(x):\n    return 2 * x\n" };
 
 describe("a repository whose dependency the base image lacks", () => {
+  // env-deps installs hypofix-shiny from a company mirror: one of the test's on this host.
+  let host: Awaited<ReturnType<typeof hostAddress>>;
+  let withShiny: PackageMirror;
+  let empty: PackageMirror;
+  beforeAll(async () => {
+    host = await hostAddress();
+    const wheels = await mkdtemp(path.join(tmpdir(), "hypofix-wheels-"));
+    await buildWheel(wheels, "hypofix-shiny", "1.0", SHINY);
+    withShiny = await servePackageMirror(wheels, host.address);
+    empty = await servePackageMirror(await mkdtemp(path.join(tmpdir(), "hypofix-nowheels-")), host.address);
+  });
+  afterAll(async () => {
+    withShiny?.close();
+    empty?.close();
+    await host?.remove();
+  });
+  const mirror = (served: PackageMirror) => ({ HYPOFIX_PIP_INDEX_URL: `${served.url}/simple/` });
+
   it("installs it in a build container on its own network, fixes the bug, and reuses the environment on the next job", async () => {
     const repo = await copyFixture("env-deps");
-    await buildWheel(path.join(repo, "vendor"), "hypofix-shiny", "1.0", SHINY);
 
-    const first = await hypofixFix(repo);
+    const first = await hypofixFix(repo, mirror(withShiny));
     built.push(first.result.environment?.image);
     expect(first.code).toBe(0);
     expect(first.result.status).toBe("fixed");
@@ -35,14 +53,14 @@ describe("a repository whose dependency the base image lacks", () => {
       /environment: Python 3\.11 \(default\); setup detected: requirements\.txt: pip install -r requirements\.txt; built hypofix\/env:/,
     );
 
-    // The build container: the setup network, never the default bridge.
+    // The build container: a network of its own, whose only way out is the egress proxy
+    // (test/security/setup-egress-allowlist.test.ts), never the default bridge.
     expect(first.seen.build).toHaveLength(1);
     const build = first.seen.build[0]!;
-    expect(Object.keys(build.NetworkSettings.Networks)).toEqual([SETUP_NETWORK]);
-    expect(build.HostConfig.NetworkMode).not.toBe("bridge");
-    expect(build.HostConfig.NetworkMode).not.toBe("default");
-    const network = await dockerClient().getNetwork(SETUP_NETWORK).inspect();
-    expect(network.Options).toMatchObject({ "com.docker.network.bridge.enable_icc": "false" });
+    expect(Object.keys(build.NetworkSettings.Networks)).toEqual([build.HostConfig.NetworkMode]);
+    expect(build.HostConfig.NetworkMode).toMatch(/^hypofix-setup-/);
+    expect(first.seen.networks.map((n) => n.Internal)).toEqual([true]);
+    expect(withShiny.requests).toContain("GET /simple/hypofix-shiny/ 200 auth=no");
     // The test containers: no network at all, started from the environment image.
     expect(first.seen.test.length).toBeGreaterThan(0);
     for (const test of first.seen.test) {
@@ -51,7 +69,7 @@ describe("a repository whose dependency the base image lacks", () => {
       expect(test.Config.Image).toBe(first.result.environment?.image);
     }
 
-    const second = await hypofixFix(repo);
+    const second = await hypofixFix(repo, mirror(withShiny));
     expect(second.result.status).toBe("fixed");
     expect(second.result.environment).toMatchObject({ image: first.result.environment?.image, cached: true });
     expect(second.seen.build).toEqual([]);
@@ -60,8 +78,8 @@ describe("a repository whose dependency the base image lacks", () => {
 
   it("ends with status error and the last lines of pip's log when the setup fails", async () => {
     const repo = await copyFixture("env-deps");
-    // No wheel in vendor/: pip finds nothing to install.
-    const run = await hypofixFix(repo);
+    // A mirror without the wheel: pip finds nothing to install.
+    const run = await hypofixFix(repo, mirror(empty));
     expect(run.code).toBe(2);
     expect(run.result.status).toBe("error");
     expect(run.result.reason).toContain("setup command `pip install -r requirements.txt` failed (exit 1)");

@@ -9,8 +9,9 @@ import {
   prepareEnvironment,
   pruneEnvironments,
 } from "../../src/sandbox/environment.js";
+import { python } from "../../src/lang/python/index.js";
 import { inspectImage, type BaseImage } from "../../src/sandbox/images.js";
-import { removeImages } from "./helpers.js";
+import { removeImages, runInImage } from "./helpers.js";
 
 // The environment builder against the real engine: what a setup sees, what the image keeps,
 // forks, and least-recently-used pruning. Each test has its own scope, so images never mix.
@@ -45,51 +46,49 @@ const request = (
   allowNetwork: true,
   limits: { ...config.sandbox.limits, timeoutMs: 30_000 },
   setupTimeoutMs: 60_000,
-  pip: {},
+  setupEnv: python.environment.setupEnv(config),
+  // Nothing but the mirrors a test names: no setup here reaches a package index.
+  egress: { ...config.environment.egress, allow: [], mirrors: [] },
   cacheBytes: 1024 ** 4,
   ...over,
 });
 
-const runInImage = async (image: string, argv: string[]): Promise<string> => {
-  const container = await docker.createContainer({
-    Image: image,
-    Cmd: argv,
-    // A terminal: the log is the plain output, without the stream headers of a non-tty container.
-    Tty: true,
-    HostConfig: { NetworkMode: "none" },
-  });
-  try {
-    await container.start();
-    await container.wait();
-    const logs = await container.logs({ stdout: true, stderr: true });
-    return logs.toString("utf8").replace(/\r\n/g, "\n");
-  } finally {
-    await container.remove({ force: true });
-  }
-};
-
 describe("prepareEnvironment", () => {
-  it("gives the setup pip's mirror settings without storing them in the image", async () => {
+  it("gives the setup the mirrors at the proxy, without their credentials, and keeps none of it in the image", async () => {
     const env = await prepareEnvironment(
       request(
         "mirror",
-        [["sh", "-c", 'echo "$PIP_INDEX_URL|$PIP_EXTRA_INDEX_URL|$PIP_TRUSTED_HOST" > /opt/hypofix/seen']],
+        [
+          [
+            "sh",
+            "-c",
+            'echo "$PIP_INDEX_URL|$PIP_EXTRA_INDEX_URL|$HTTPS_PROXY|$NO_PROXY" > /opt/hypofix/seen',
+          ],
+        ],
         {
-          pip: {
-            indexUrl: "http://127.0.0.1:9/simple",
-            extraIndexUrl: "http://127.0.0.1:9/extra",
-            trustedHost: "127.0.0.1",
+          egress: {
+            ...config.environment.egress,
+            allow: [],
+            // Never asked: the setup only prints what it was told.
+            mirrors: [
+              { kind: "pip-index", url: "http://ci:hunter2@127.0.0.1:9/simple" },
+              { kind: "pip-extra-index", url: "http://127.0.0.1:9/extra" },
+            ],
           },
         },
       ),
     );
     built.push(env.image);
     expect(env).toMatchObject({ cached: false });
-    expect(await runInImage(env.image, ["cat", "/opt/hypofix/seen"])).toContain(
-      "http://127.0.0.1:9/simple|http://127.0.0.1:9/extra|127.0.0.1",
+    const seen = await runInImage(env.image, ["cat", "/opt/hypofix/seen"]);
+    const proxy = /^http:\/\/([\d.]+):3130\/simple\|/.exec(seen)?.[1];
+    expect(proxy, seen).toBeDefined();
+    expect(seen).toBe(
+      `http://${proxy}:3130/simple|http://${proxy}:3131/extra|http://${proxy}:3128|${proxy}\n`,
     );
     const info = await docker.getImage(env.image).inspect();
-    expect(info.Config.Env.join("\n")).not.toContain("PIP_INDEX_URL");
+    expect(info.Config.Env.join("\n")).not.toMatch(/PIP_INDEX_URL|PROXY/);
+    expect(JSON.stringify(info)).not.toContain("hunter2");
     // The repository copy lived on a tmpfs: it is not in the image.
     expect(await runInImage(env.image, ["ls", "-A", "/work"])).toBe("");
   });

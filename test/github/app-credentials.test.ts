@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { UserError } from "../../src/errors.js";
-import { appCredentials } from "../../src/github/outbound/app-credentials.js";
+import { appCredentials } from "../../src/outbound/app-credentials.js";
 import { appPrivateKey } from "../helpers/git.js";
 
 const credentials = (env: NodeJS.ProcessEnv, needSecret = true) =>

@@ -7,7 +7,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppProbot } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
-import { WEBHOOK_PATH, startWebhookServer } from "../../src/github/inbound/server.js";
+import { WEBHOOK_PATH, startWebhookServer } from "../../src/inbound/server.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";
 import { RedisServer } from "../helpers/redis-server.js";

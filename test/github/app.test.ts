@@ -3,7 +3,7 @@ import nock from "nock";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { hypofixApp } from "../../src/github/inbound/app.js";
+import { hypofixApp } from "../../src/inbound/app.js";
 import type { HypofixJob } from "../../src/queue/job.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";

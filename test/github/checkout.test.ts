@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkoutCommit, type Checkout } from "../../src/github/outbound/checkout.js";
+import { checkoutCommit, type Checkout } from "../../src/outbound/checkout.js";
 import { git } from "../helpers/git.js";
 
 describe("checkoutCommit (real git over file://)", () => {

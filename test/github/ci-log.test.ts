@@ -1,7 +1,8 @@
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchFailedJobLogs, parsePytestLog } from "../../src/github/outbound/ci-log.js";
+import { parsePytestLog } from "../../src/lang/python/ci-log.js";
+import { fetchFailedJobLogs } from "../../src/outbound/ci-log.js";
 
 const ACTIONS_LOG = `2026-11-30T08:00:00.1234567Z ##[group]Run pytest
 2026-11-30T08:00:01.0000000Z ============================= test session starts ==============================
@@ -26,6 +27,11 @@ describe("parsePytestLog", () => {
       "tests/test_calc.py::TestOps::test_sub",
       "tests/test_io.py",
     ]);
+    // A file alone is a collection error: no test of its own to ask for.
+    expect(facts.tests).toEqual([
+      "tests/test_calc.py::test_mean[empty]",
+      "tests/test_calc.py::TestOps::test_sub",
+    ]);
     expect(facts.excerpt.split("\n")[0]).toMatch(/^=+ FAILURES =+$/);
     expect(facts.excerpt).toContain("E       ZeroDivisionError: division by zero");
     expect(facts.excerpt).not.toMatch(/2026-11-30T/);
@@ -33,7 +39,11 @@ describe("parsePytestLog", () => {
   });
 
   it("returns nothing for a log without a pytest failure", () => {
-    expect(parsePytestLog("npm ERR! missing script: build\n")).toEqual({ failingTests: [], excerpt: "" });
+    expect(parsePytestLog("npm ERR! missing script: build\n")).toEqual({
+      failingTests: [],
+      tests: [],
+      excerpt: "",
+    });
   });
 
   it("cuts a long failure section and says so", () => {

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { ProbotOctokit } from "probot";
-import { checkoutCommit, type Checkout } from "../../src/github/outbound/checkout.js";
-import { patchedFiles } from "../../src/github/outbound/patched-files.js";
-import type { FixPullRequest, GitHubClient } from "../../src/github/outbound/publish.js";
+import { checkoutCommit, type Checkout } from "../../src/outbound/checkout.js";
+import { patchedFiles } from "../../src/outbound/patched-files.js";
+import type { FixPullRequest, GitHubClient } from "../../src/outbound/publish.js";
 import { createLogger } from "../../src/log.js";
 import type { HypofixJob } from "../../src/queue/job.js";
 import type { JobProcessor } from "../../src/queue/worker.js";
@@ -13,6 +13,7 @@ import type { Result } from "../../src/result.js";
 import { FakeGitHub, type Recorded, type Route } from "../doubles/fake-github.js";
 import { GitBackedGitHub } from "../doubles/git-github.js";
 import { git, initOrigin } from "../helpers/git.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 export const BUGGY = "def add(a, b):\n    return a - b\n";
 export const FIXED = "def add(a, b):\n    return a + b\n";
@@ -135,7 +136,7 @@ export class FixRepo {
       baseSha: sha,
       baseTree: await checkout.tree(),
       baseBranch: "main",
-      files: await patchedFiles(checkout, patch, { sourcePaths: [], ignorePaths: [] }),
+      files: await patchedFiles(checkout, patch, { files: pythonFiles, sourcePaths: [], ignorePaths: [] }),
       title: "Fix add() returning a - b",
       body: "report",
       ...over,

@@ -10,7 +10,7 @@ import {
   reportCheckRun,
   upsertComment,
   type PublishedFix,
-} from "../../src/github/outbound/publish.js";
+} from "../../src/outbound/publish.js";
 import { git } from "../helpers/git.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "./fix-repo.js";
 

@@ -4,11 +4,7 @@ import nock from "nock";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  deliveriesToRedeliver,
-  redeliverFailed,
-  type AppHookApi,
-} from "../../src/github/inbound/redeliver.js";
+import { deliveriesToRedeliver, redeliverFailed, type AppHookApi } from "../../src/inbound/redeliver.js";
 import { queueKeys } from "../../src/queue/keys.js";
 import { appPrivateKey } from "../helpers/git.js";
 

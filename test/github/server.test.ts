@@ -5,7 +5,7 @@ import nock from "nock";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEBHOOK_PATH, startWebhookServer } from "../../src/github/inbound/server.js";
+import { WEBHOOK_PATH, startWebhookServer } from "../../src/inbound/server.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";
 import { examplePayload, webhookSignature } from "./payloads.js";

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CHECKOUT_PREFIX } from "../../src/github/outbound/checkout.js";
-import { removeStaleCheckouts } from "../../src/github/outbound/stale-checkouts.js";
+import { CHECKOUT_PREFIX } from "../../src/outbound/checkout.js";
+import { removeStaleCheckouts } from "../../src/outbound/stale-checkouts.js";
 
 describe("removeStaleCheckouts (real directories)", () => {
   const root = mkdtempSync(join(tmpdir(), "hypofix-stale-"));

@@ -6,7 +6,7 @@ import {
   parseCommand,
   triggerFromCheckRun,
   triggerFromWorkflowRun,
-} from "../../src/github/inbound/triggers.js";
+} from "../../src/inbound/triggers.js";
 import type { HypofixJob } from "../../src/queue/job.js";
 import { examplePayload } from "./payloads.js";
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type Docker from "dockerode";
 import {
@@ -8,71 +7,57 @@ import {
   startNpmMirror,
   type NpmMirror,
 } from "../../bench/lib/npm-mirror.js";
-import { registryEnv } from "../../src/lang/javascript/setup.js";
+import type { Mirror } from "../../src/config.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
+import { hostAddress } from "./host-address.js";
 
-export const LABEL_TEST_NETWORK = "org.hypofix.test-network";
+/** The public registry's URL, which every JavaScript package manager replaces with the one it is given. */
+const PUBLIC_REGISTRY = "https://registry.npmjs.org";
 
 export interface SetupMirror extends NpmMirror {
-  /** The network a build container joins to reach the mirror (EnvironmentRequest.network). */
-  network: string;
+  /** The mirror as the egress proxy takes it (EgressSettings.mirrors): the setup gets it at the proxy. */
+  egress: Mirror;
   /**
-   * The build's variables (EnvironmentRequest.setupEnv): registryEnv(url), and corepack
-   * told not to ask for registry signatures, which this host's registry does not serve
-   * and so neither can the mirror; its package managers were checked against the
-   * registry's integrity when they were fetched.
+   * The build's own variables (EnvironmentRequest.setupEnv): corepack told not to ask for
+   * registry signatures, which this host's registry does not serve and so neither can the
+   * mirror; the mirror checked its package managers against the registry's integrity when
+   * it fetched them.
    */
   setupEnv: Record<string, string>;
-  /** Stops the mirror and removes its network. */
+  /** Stops the mirror and removes the network whose gateway it listened on. */
   close(): Promise<void>;
 }
 
 /**
  * The npm registry of a test: the provisioned mirror folder (scripts/npm-mirror.ts),
- * served on the gateway of an internal Docker network of the test's own, the host's
- * address on that bridge and nothing else's. A build on that network reaches the
- * mirror and nothing past this machine, whatever a package manager tries.
- * HYPOFIX_NPM_MIRROR_HOST serves it on another address instead (a proxy's view).
- * Throws, naming what is missing, when the folder lacks a package of one of
- * `lockfiles`: the test could then only fail inside the build.
+ * served on an address of this host that containers can send to (hostAddress), for the
+ * egress proxy to serve to a setup. Behind the proxy the mirror's own address is not the
+ * client's, so its documents name tarballs at the public registry, which npm, pnpm and
+ * corepack replace with the registry they are given. Throws, naming what is missing,
+ * when the folder lacks a package of one of `lockfiles`: the test could then only fail
+ * inside the build.
  */
 export async function startSetupMirror(
   options: { lockfiles?: string[]; docker?: Docker } = {},
 ): Promise<SetupMirror> {
-  const docker = options.docker ?? dockerClient();
   const dir = npmMirrorDir();
   await assertMirrorHolds(options.lockfiles ?? [], dir);
-  const name = `hypofix-test-npm-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const network = await docker.createNetwork({
-    Name: name,
-    Driver: "bridge",
-    Internal: true,
-    Labels: { [LABEL_TEST_NETWORK]: "1" },
-    Options: { "com.docker.network.bridge.enable_icc": "false" },
-  });
+  const host = await hostAddress(options.docker ?? dockerClient());
   try {
-    const host = process.env.HYPOFIX_NPM_MIRROR_HOST ?? (await gateway(network));
-    const mirror = await startNpmMirror({ dir, host });
+    const mirror = await startNpmMirror({ dir, host: host.address, publicUrl: PUBLIC_REGISTRY });
     return {
       ...mirror,
-      network: name,
-      setupEnv: { ...registryEnv(mirror.url), COREPACK_INTEGRITY_KEYS: "0" },
+      egress: { kind: "npm-registry", url: mirror.url },
+      setupEnv: { COREPACK_INTEGRITY_KEYS: "0" },
       close: async () => {
         await mirror.close();
-        await network.remove();
+        await host.remove();
       },
     };
   } catch (err) {
-    await network.remove().catch(() => undefined);
+    await host.remove().catch(() => undefined);
     throw err;
   }
-}
-
-async function gateway(network: Docker.Network): Promise<string> {
-  const info = await network.inspect();
-  const address = (info.IPAM?.Config ?? []).map((c) => c.Gateway).find((g) => g && !g.includes(":"));
-  if (!address) throw new Error(`network ${info.Name} has no IPv4 gateway`);
-  return address;
 }
 
 export async function assertMirrorHolds(lockfiles: string[], dir: string = npmMirrorDir()): Promise<void> {

@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/config.js";
 import {
   detectNodeSetup,
   keyContent,
+  NODE_SETUP_ENV,
   persistCommand,
   restoreCommand,
 } from "../../src/lang/javascript/setup.js";
@@ -17,10 +18,10 @@ import { inspectImage, type BaseImage } from "../../src/sandbox/images.js";
 import { copyFixture, removeImages } from "../environment/helpers.js";
 import { startSetupMirror, type SetupMirror } from "../helpers/npm-mirror.js";
 
-// A JavaScript project's environment end to end, against the real engine and real package
-// managers: the lockfile's install in a build container of the Node image on an internal
-// network of the test's own, every package (and pnpm or Yarn itself) from the test's mirror,
-// then mocha run from the committed image without a network.
+// A JavaScript project's environment end to end, against the real engine, the real egress
+// proxy and real package managers: the lockfile's install in a build container of the Node
+// image, every package (and pnpm or Yarn itself) from the test's mirror through the proxy and
+// nothing else, then mocha run from the committed image without a network.
 vi.setConfig({ testTimeout: 300_000 });
 const config = loadConfig();
 const docker = dockerClient();
@@ -93,9 +94,9 @@ async function buildFixture(name: string) {
     allowNetwork: true,
     limits: config.sandbox.limits,
     setupTimeoutMs: 240_000,
-    pip: {},
-    setupEnv: mirror.setupEnv,
-    network: mirror.network,
+    setupEnv: { ...NODE_SETUP_ENV, ...mirror.setupEnv },
+    // The mirror and nothing else: no setup here reaches a public registry.
+    egress: { ...config.environment.egress, allow: [], mirrors: [mirror.egress] },
     cacheBytes: 1024 ** 4,
   });
   built.push(env.image);
@@ -150,7 +151,10 @@ describe("a Node environment from the npm mirror", () => {
     expect(before.exitCode).not.toBe(0);
     expect(after.stdout).toContain("2 passing");
     expect(after.exitCode).toBe(0);
-    expect(more[0]).toMatchObject({ exitCode: 0, stdout: mirror.url });
+    // The install script saw the registry at the egress proxy, not the mirror's own address.
+    expect(more[0]?.exitCode).toBe(0);
+    expect(more[0]?.stdout).toMatch(/^http:\/\/[\d.]+:\d+\/$/);
+    expect(more[0]?.stdout).not.toBe(mirror.url);
   });
 
   it("installs a pnpm lockfile through corepack, pnpm itself from the mirror, and pnpm runs offline", async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
 import {
   DEFAULT_MANAGERS,
   detectNodeSetup,
@@ -7,7 +6,6 @@ import {
   isNodeDependencyFile,
   keyContent,
   packageManagerField,
-  registryEnv,
 } from "../../src/lang/javascript/setup.js";
 
 const pkg = (fields: object = {}) =>
@@ -177,28 +175,5 @@ describe("dependency files", () => {
       'nodeLinker: node-modules\nnpmRegistryServer: "https://npm.example.com"\n',
     );
     expect(keyContent("package.json", '{"_authToken": 1}')).toBe('{"_authToken": 1}');
-  });
-});
-
-describe("registryEnv", () => {
-  it("points npm, pnpm, Yarn and corepack at the registry; Yarn Berry may use plain http there", () => {
-    expect(registryEnv("http://172.18.0.1:4873")).toEqual({
-      npm_config_registry: "http://172.18.0.1:4873/",
-      npm_config_replace_registry_host: "always",
-      COREPACK_NPM_REGISTRY: "http://172.18.0.1:4873",
-      YARN_REGISTRY: "http://172.18.0.1:4873/",
-      YARN_NPM_REGISTRY_SERVER: "http://172.18.0.1:4873",
-      YARN_UNSAFE_HTTP_WHITELIST: "172.18.0.1",
-    });
-    expect(registryEnv("https://npm.example.com/")).not.toHaveProperty("YARN_UNSAFE_HTTP_WHITELIST");
-    expect(registryEnv(undefined)).toEqual({});
-  });
-
-  it("comes from HYPOFIX_NPM_REGISTRY, which must be a URL", () => {
-    expect(loadConfig({ HYPOFIX_NPM_REGISTRY: "https://npm.example.com/" }).environment.npmRegistry).toBe(
-      "https://npm.example.com/",
-    );
-    expect(loadConfig({}).environment.npmRegistry).toBeUndefined();
-    expect(() => loadConfig({ HYPOFIX_NPM_REGISTRY: "npm.example.com" })).toThrow(/HYPOFIX_NPM_REGISTRY/);
   });
 });

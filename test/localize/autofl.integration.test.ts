@@ -1,9 +1,9 @@
 import type Nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createPythonRuntime } from "../../src/lang/python/index.js";
-import type { PythonRuntime } from "../../src/lang/python/runtime.js";
-import type { CoverageReport, FunctionInfo, TestResult } from "../../src/lang/python/types.js";
+import { createPythonRuntime, python } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
+import type { CoverageReport, FunctionInfo, TestResult } from "../../src/lang/types.js";
 import { OpenAIChatModel } from "../../src/llm/openai-model.js";
 import { localize } from "../../src/localize/index.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
@@ -18,7 +18,7 @@ const LLM = "http://llm.test:8000";
 const FAILING = "tests/test_cart.py::test_discount_threshold";
 
 let sandbox: Sandbox;
-let runtime: PythonRuntime;
+let runtime: Runtime;
 let coverage: CoverageReport;
 
 let failures: TestResult[];
@@ -31,6 +31,7 @@ beforeAll(async () => {
     repoDir: REPO,
     image: config.sandbox.image,
     limits: config.sandbox.limits,
+    support: python.sandbox,
   });
   runtime = createPythonRuntime(sandbox);
   // Everything that writes to a sandbox process's stdin runs before nock loads: its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CoverageReport, FunctionInfo, TestFailure } from "../../src/lang/python/types.js";
+import type { CoverageReport, FunctionInfo, TestFailure } from "../../src/lang/types.js";
 import { autofl, type AutoflInput } from "../../src/localize/autofl.js";
 import { sbfl } from "../../src/localize/sbfl.js";
 import { callTools, say, ScriptedModel, type ScriptedTurn } from "../doubles/scripted-model.js";

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPythonRuntime } from "../../src/lang/python/index.js";
-import type { CoverageReport } from "../../src/lang/python/types.js";
+import type { CoverageReport } from "../../src/lang/types.js";
 import { sbfl, worstCaseRank } from "../../src/localize/sbfl.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { localTree } from "../helpers/tree.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FunctionInfo } from "../../src/lang/python/types.js";
+import type { FunctionInfo } from "../../src/lang/types.js";
 import { matchFunction, predictionCandidates } from "../../src/localize/names.js";
 import {
   cutTestSnippet,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CoverageReport } from "../../src/lang/python/types.js";
+import type { CoverageReport } from "../../src/lang/types.js";
 import { localizationEntrySchema } from "../../src/result.js";
 import { sbfl, suspiciousness } from "../../src/localize/sbfl.js";
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebhookServer } from "../../src/github/inbound/server.js";
+import { startWebhookServer } from "../../src/inbound/server.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { appPrivateKey } from "../helpers/git.js";
 

@@ -4,7 +4,7 @@ import { autoflLocalizer } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
 import { createOfflineEngine } from "../../src/debug/offline.js";
 import { createLogger } from "../../src/log.js";
-import type { FixOptions } from "../../src/pipeline.js";
+import type { RunContext } from "../../src/pipeline/index.js";
 import { ScriptedModel, say } from "../doubles/scripted-model.js";
 import { confidenceFlags, markdownProblems } from "../helpers/markdown.js";
 import { example, fixLocally, fixture } from "./helpers.js";
@@ -27,7 +27,7 @@ function fix(dir: string, overrides: Parameters<typeof fixLocally>[2] = {}) {
 }
 
 /** AutoFL with a model whose five runs answer `first[i]` (stage 2), looking at nothing (stage 1). */
-function autofl(answers: string[]): NonNullable<FixOptions["localizer"]> {
+function autofl(answers: string[]): NonNullable<RunContext["localizer"]> {
   const model = new ScriptedModel(answers.flatMap((answer) => [say("I read the failure."), say(answer)]));
   return autoflLocalizer(model, createLogger("silent"), answers.length);
 }

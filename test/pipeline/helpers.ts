@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
 import type { DebugEngine } from "../../src/debug/types.js";
-import { createPythonRuntime } from "../../src/lang/python/index.js";
-import { runFix, type FixOptions } from "../../src/pipeline.js";
+import { python } from "../../src/lang/python/index.js";
+import { runFix, type FixInput, type RunContext } from "../../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/repo-config.js";
 
 export const fixture = (name: string): string =>
@@ -10,24 +10,29 @@ export const fixture = (name: string): string =>
 export const example = (name: string): string =>
   fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
 
+/** What a test may set of a run: anything of its context or its request; the configuration in part. */
+export type FixOverrides = Omit<Partial<RunContext & FixInput>, "repoConfig"> & {
+  repoConfig?: Partial<RepoConfig>;
+};
+
 /** runFix over a fixture in the local sandbox (host python with pytest, as the test command sets). */
-export function fixLocally(
-  repoDir: string,
-  engine: DebugEngine,
-  overrides: Omit<Partial<FixOptions>, "repoConfig"> & { repoConfig?: Partial<RepoConfig> } = {},
-) {
+export function fixLocally(repoDir: string, engine: DebugEngine, overrides: FixOverrides = {}) {
   process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
   const progress: string[] = [];
-  const outcome = runFix({
-    repoDir,
-    tests: [],
+  const context: RunContext = {
     engine,
-    backend: "local",
     config: loadConfig(),
-    makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
-    progress: (line) => progress.push(line),
+    language: python,
+    makeRuntime: (sandbox, where) => python.createRuntime(sandbox, where),
     ...overrides,
     repoConfig: { ...DEFAULT_REPO_CONFIG, ...overrides.repoConfig },
+  };
+  const outcome = runFix(context, {
+    repoDir,
+    tests: [],
+    backend: "local",
+    progress: (line) => progress.push(line),
+    ...overrides,
   });
   return { outcome, progress };
 }

@@ -3,13 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import {
-  commandArgv,
-  DEFAULT_REPO_CONFIG,
-  loadRepoConfig,
-  parseRepoConfig,
-  testSelection,
-} from "../../src/repo-config.js";
+import { commandArgv, DEFAULT_REPO_CONFIG, loadRepoConfig, parseRepoConfig } from "../../src/repo-config.js";
+import { python } from "../../src/lang/python/index.js";
+
+/** A configured test_command's selection, as the pipeline reads it: argv, then Python's rules. */
+const testSelection = (c: string | string[]) => python.testSelection(commandArgv(c)!);
 
 describe("parseRepoConfig", () => {
   it("reads every setting", () => {

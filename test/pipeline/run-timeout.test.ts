@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFixRun } from "../../src/compose.js";
+import { createRunContext } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/repo-config.js";
@@ -23,7 +23,8 @@ describe("a fix run's test runs and HYPOFIX_SANDBOX_TIMEOUT_MS", () => {
 
   const suiteRun = async (timeoutMs: string) => {
     const config = loadConfig({ ...process.env, HYPOFIX_SANDBOX_TIMEOUT_MS: timeoutMs });
-    const run = await createFixRun({
+    const run = await createRunContext({
+      repoDir: repo,
       engine: "offline",
       config,
       repoConfig: DEFAULT_REPO_CONFIG,

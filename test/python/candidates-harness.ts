@@ -1,14 +1,13 @@
 import { rm } from "node:fs/promises";
 import { expect } from "vitest";
 import {
-  applyEdits,
   createPythonRuntime,
   generateCandidates,
   type CandidateFamily,
-  type CandidateRequest,
-  type PythonRuntime,
-  type RepairCandidate,
+  pythonOf,
 } from "../../src/lang/python/index.js";
+import type { CandidateRequest, RepairCandidate, Runtime } from "../../src/lang/types.js";
+import { applyEdits } from "../../src/lang/experiment.js";
 import { createSandbox, type Sandbox, type SandboxBackend } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
 import { writeTree } from "../helpers/tree.js";
@@ -54,7 +53,7 @@ export class CandidateBench {
   private constructor(
     readonly repo: string,
     readonly sandbox: Sandbox,
-    readonly runtime: PythonRuntime,
+    readonly runtime: Runtime,
     /** Outcomes of each case's tests on the buggy modules, from one run of the whole suite. */
     private readonly before: Map<string, string[]>,
   ) {}
@@ -91,7 +90,7 @@ export class CandidateBench {
   }
 
   candidates(name: string, request: Omit<CandidateRequest, "file">) {
-    return generateCandidates(this.sandbox, { file: `prog/${name}.py`, ...request });
+    return generateCandidates(this.sandbox, pythonOf(this.sandbox), { file: `prog/${name}.py`, ...request });
   }
 
   /** Test outcomes of one case's test file. */
@@ -149,7 +148,7 @@ export class CandidateBench {
     const check =
       "import ast, json, sys\nbad = []\nfor i, s in enumerate(json.load(sys.stdin)):\n" +
       "    try:\n        ast.parse(s.encode())\n    except SyntaxError:\n        bad.append(i)\nprint(json.dumps(bad))\n";
-    const res = await this.sandbox.exec([this.sandbox.python, "-I", "-c", check], {
+    const res = await this.sandbox.exec([pythonOf(this.sandbox), "-I", "-c", check], {
       stdin: JSON.stringify(edited),
     });
     expect(res.exitCode).toBe(0);

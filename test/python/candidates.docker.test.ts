@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import type { RepairCandidate } from "../../src/lang/python/index.js";
-import { pythonImageTag } from "../../src/sandbox/images.js";
+import type { RepairCandidate } from "../../src/lang/types.js";
+import { versionImageTag } from "../../src/sandbox/images.js";
 import { CandidateBench, dedent, lineOf, type FixCase, type LeaveAloneCase } from "./candidates-harness.js";
+import { python, pythonOf } from "../../src/lang/python/index.js";
 
 // The candidate helper inside the docker sandbox, on every Python the images carry (3.9's
 // ast differs from 3.12's around f-strings and positions): the same candidates everywhere,
@@ -57,7 +58,7 @@ const byVersion = new Map<string, RepairCandidate[]>();
 describe.each(VERSIONS)("repair candidates in the Python %s sandbox", (version) => {
   let bench: CandidateBench;
   beforeAll(async () => {
-    const image = pythonImageTag(loadConfig().sandbox.image, version);
+    const image = versionImageTag(python.environment.images, loadConfig().sandbox.image, version);
     bench = await CandidateBench.create("docker", [fix], [everything], image);
   });
   afterAll(async () => {
@@ -66,7 +67,7 @@ describe.each(VERSIONS)("repair candidates in the Python %s sandbox", (version) 
 
   it("runs the image's Python", async () => {
     const res = await bench.sandbox.exec([
-      bench.sandbox.python,
+      pythonOf(bench.sandbox),
       "-c",
       "import sys; print(sys.version_info[:2])",
     ]);

@@ -1,8 +1,9 @@
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
-import { NO_EXCEPTION } from "../../src/lang/python/render.js";
+import { createPythonRuntime } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
+import { NO_EXCEPTION } from "../../src/lang/experiment.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { localTree } from "../helpers/tree.js";
 
@@ -21,7 +22,7 @@ const test = "tests/test_a.py::test_total";
 describe("edit experiments over several files (local sandbox, real pytest)", () => {
   let repo: string;
   let sandbox: Sandbox;
-  let runtime: PythonRuntime;
+  let runtime: Runtime;
   beforeAll(async () => {
     ({ repo, sandbox } = await localTree("hypofix-edit-across-", files));
     runtime = createPythonRuntime(sandbox, { timeoutMs: 20_000 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
-import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
 
@@ -12,7 +13,7 @@ const test = (name: string) => `tests/test_shop.py::${name}`;
 
 describe("the evidence of a failing test (local sandbox, real pytest)", () => {
   let sandbox: Sandbox;
-  let runtime: PythonRuntime;
+  let runtime: Runtime;
   beforeAll(async () => {
     process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
     sandbox = await createSandbox("local", testOptions(repo));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyEdits, formatEdit, parseExperiment, type Edit } from "../../src/lang/python/experiment.js";
+import { applyEdits, formatEdit, type Edit } from "../../src/lang/experiment.js";
+import { parsePythonExperiment as parseExperiment } from "../../src/lang/python/index.js";
 
 const ok = (input: string) => {
   const parsed = parseExperiment(input);

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
 
@@ -48,7 +49,7 @@ describe("hypofix observe", () => {
 
 describe("a repository with a syntax error", () => {
   let sandbox: Sandbox;
-  let runtime: PythonRuntime;
+  let runtime: Runtime;
   beforeAll(async () => {
     sandbox = await createSandbox("docker", testOptions(broken));
     runtime = createPythonRuntime(sandbox, { timeoutMs: 20_000 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formatFrames, minimizeFrames, type RawFrame } from "../../src/lang/python/frames.js";
+import { formatFrames, minimizeFrames, type RawFrame } from "../../src/lang/frames.js";
 import type { DebugResult, RawRun, TraceResult } from "../../src/lang/python/protocol.js";
-import { renderDebugger, renderTrace, renderValues, runOutcome } from "../../src/lang/python/render.js";
+import { renderValues } from "../../src/lang/experiment.js";
+import { renderDebugger, renderTrace, runOutcome } from "../../src/lang/python/render.js";
 
 const frame = (file: string, line: number, fn: string, repo = true): RawFrame => ({
   file,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { reproduce } from "../../src/pipeline/reproduce.js";
 import { testOptions } from "../sandbox/limits.js";
@@ -8,7 +9,7 @@ import { testOptions } from "../sandbox/limits.js";
 // One warm Docker sandbox over the py-calc fixture for every instrument.
 const fixture = fileURLToPath(new URL("../fixtures/py-calc", import.meta.url));
 let sandbox: Sandbox;
-let runtime: PythonRuntime;
+let runtime: Runtime;
 const quick = { timeoutMs: 20_000 };
 
 beforeAll(async () => {

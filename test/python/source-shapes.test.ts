@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { localTree } from "../helpers/tree.js";
 
@@ -39,7 +40,7 @@ const FILES: Record<string, string | Buffer> = {
 };
 
 let sandbox: Sandbox;
-let runtime: PythonRuntime;
+let runtime: Runtime;
 beforeAll(async () => {
   ({ sandbox } = await localTree("hypofix-shapes-", FILES));
   runtime = createPythonRuntime(sandbox);

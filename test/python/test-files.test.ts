@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { isTestFile } from "../../src/lang/python/test-files.js";
-import { helpersSourceDir } from "../../src/sandbox/helpers.js";
+import { isTestFile, PYTHON_HELPERS_DIR } from "../../src/lang/python/test-files.js";
 
 const PYTHON = process.env.HYPOFIX_PYTHON ?? "/usr/bin/python3";
 
@@ -28,7 +27,7 @@ describe("test-file classification", () => {
   it("is the same rule inside the sandbox: the Python helper reads the same list", () => {
     const script = [
       "import json, sys",
-      `sys.path.insert(0, ${JSON.stringify(helpersSourceDir())})`,
+      `sys.path.insert(0, ${JSON.stringify(PYTHON_HELPERS_DIR)})`,
       "import hypofix_runtime as h",
       "print(json.dumps([h.is_test_file(p) for p in json.loads(sys.stdin.read())]))",
     ].join("\n");

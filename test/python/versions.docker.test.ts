@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createPythonRuntime, type PythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime, python, pythonOf } from "../../src/lang/python/index.js";
+import type { Runtime } from "../../src/lang/types.js";
 import { HELPER_FILE, RESULT_MARK } from "../../src/lang/python/protocol.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { pythonImageTag } from "../../src/sandbox/images.js";
+import { versionImageTag } from "../../src/sandbox/images.js";
 import { testOptions } from "../sandbox/limits.js";
 
 // The instruments on every Python the images carry: 3.9 (no co_lines, no co_qualname,
@@ -95,9 +96,9 @@ beforeAll(async () => {
 
 describe.each(VERSIONS)("the Python instruments on Python %s", (version) => {
   let sandbox: Sandbox;
-  let runtime: PythonRuntime;
+  let runtime: Runtime;
   beforeAll(async () => {
-    const image = pythonImageTag(loadConfig().sandbox.image, version);
+    const image = versionImageTag(python.environment.images, loadConfig().sandbox.image, version);
     sandbox = await createSandbox("docker", { ...testOptions(repo), image });
     runtime = createPythonRuntime(sandbox, { timeoutMs: 20_000 });
   });
@@ -120,7 +121,7 @@ describe.each(VERSIONS)("the Python instruments on Python %s", (version) => {
       test_total: "failed",
       test_own_alarm: "passed",
     });
-    expect(runtime.pytestSetAside()).toEqual([
+    expect(runtime.optionsSetAside()).toEqual([
       "-p xdist",
       "-n auto",
       "--cov=shop",
@@ -132,7 +133,7 @@ describe.each(VERSIONS)("the Python instruments on Python %s", (version) => {
   it("stops a test blocked in sleep at the deadline without SIGALRM", async () => {
     // The helper itself, with a wide exec limit: only its own deadline can end this test's sleep(600).
     // The deadline covers start-up and collection too, which take seconds on a loaded machine.
-    const res = await sandbox.exec([sandbox.python, `${sandbox.helpersDir}/${HELPER_FILE}`], {
+    const res = await sandbox.exec([pythonOf(sandbox), `${sandbox.helpersDir}/${HELPER_FILE}`], {
       stdin: JSON.stringify({ mode: "run", timeout: 15, ids: ["tests/test_cart.py::test_sleeps_forever"] }),
       timeoutMs: 240_000,
     });

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import pino from "pino";
 import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { GitHubClient } from "../../src/github/outbound/publish.js";
-import { createRepoHost } from "../../src/github/outbound/repo-host.js";
+import type { GitHubClient } from "../../src/outbound/publish.js";
+import { createRepoHost } from "../../src/outbound/repo-host.js";
 import type { HypofixJob } from "../../src/queue/job.js";
 import {
   createFinalFailureHook,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRepoHost } from "../../src/github/outbound/repo-host.js";
+import { createRepoHost } from "../../src/outbound/repo-host.js";
 import { createJobProcessor, type ProcessorDeps } from "../../src/queue/processor.js";
 import { BUGGY, FIXED, FixRepo, diffOf, fixed, jobRunner } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import nock from "nock";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createFixRun } from "../../src/compose.js";
+import { createRunContext } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
 import { BudgetExceeded } from "../../src/llm/errors.js";
 import { OpenAIChatModel } from "../../src/llm/openai-model.js";
@@ -122,7 +122,8 @@ describe("a fix job and the daily token quota (real pipeline and pytest, the mod
     HYPOFIX_LLM_API_KEY: "sk-test",
   });
   const fixJob = async (repo: string, limit: number) => {
-    const run = await createFixRun({
+    const run = await createRunContext({
+      repoDir: fixture("fix-loop"),
       engine: "llm",
       config,
       repoConfig: DEFAULT_REPO_CONFIG,

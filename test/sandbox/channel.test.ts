@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { channelKey, openMessage } from "../../src/sandbox/channel.js";
-import { supervisorSource } from "../../src/sandbox/helpers.js";
+import { PYTHON_SUPERVISOR } from "../../src/lang/python/index.js";
 
 /**
  * Lines sealed by supervisor.py's own _send, loaded as a module on the host.
@@ -18,7 +18,7 @@ function sealed(key: Buffer, message: unknown): string {
     "m._send(json.loads(sys.argv[3]))",
   ].join("\n");
   const python = process.env.HYPOFIX_PYTHON ?? "python3";
-  const args = ["-I", "-c", script, supervisorSource(), key.toString("hex"), JSON.stringify(message)];
+  const args = ["-I", "-c", script, PYTHON_SUPERVISOR, key.toString("hex"), JSON.stringify(message)];
   return execFileSync(python, args, { encoding: "utf8" }).replace(/\n$/, "");
 }
 
@@ -50,7 +50,7 @@ it("refuses a line under another key, a changed body, a guessed MAC or none", ()
 it("the runner will not start on the host as root, where its idle kill(-1) would end the machine", () => {
   // Safe to try: with no key on stdin it exits before running anything, guard or not.
   const python = process.env.HYPOFIX_PYTHON ?? "python3";
-  const run = spawnSync(python, ["-I", "-c", readFileSync(supervisorSource(), "utf8")], {
+  const run = spawnSync(python, ["-I", "-c", readFileSync(PYTHON_SUPERVISOR, "utf8")], {
     input: "",
     encoding: "utf8",
   });

@@ -4,8 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerClient, runExec } from "../../src/sandbox/docker.js";
 import { createSandbox, type Sandbox, TRUNCATION_MARK } from "../../src/sandbox/index.js";
-import { helpersSourceDir, ignoredHelper } from "../../src/sandbox/helpers.js";
+import { ignoredHelper } from "../../src/sandbox/helpers.js";
 import { testOptions } from "./limits.js";
+import { python, pythonOf } from "../../src/lang/python/index.js";
 
 const PIDS = 64;
 // Small enough that the memory test's hog is stopped quickly.
@@ -49,14 +50,16 @@ describe("docker sandbox", () => {
   it("has the repository copy in the workdir and the helper files in helpersDir", async () => {
     expect(sb.workdir).toBe("/work");
     expect(await sb.readFile("mod.py")).toBe("def f():\n    return 1\n");
-    const helpers = readdirSync(helpersSourceDir()).filter((f) => !ignoredHelper(f));
+    const helpers = readdirSync(python.sandbox.helpers.dir).filter(
+      (f) => !ignoredHelper(f, python.sandbox.helpers),
+    );
     const listed = await sb.exec(["ls", "-A", sb.helpersDir]);
     expect(listed.stdout.split("\n").filter(Boolean).sort()).toEqual(helpers.sort());
     expect(path.posix.relative(sb.workdir, sb.helpersDir).startsWith("..")).toBe(true);
   });
 
   it("runs the python it reports", async () => {
-    const res = await sb.exec([sb.python, "-c", "import pytest, coverage; print(6 * 7)"]);
+    const res = await sb.exec([pythonOf(sb), "-c", "import pytest, coverage; print(6 * 7)"]);
     expect(res).toMatchObject({ exitCode: 0, stdout: "42\n", timedOut: false });
   });
 

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { helpersSourceDir, ignoredHelper } from "../../src/sandbox/helpers.js";
+import { python, pythonOf } from "../../src/lang/python/index.js";
+import { ignoredHelper } from "../../src/sandbox/helpers.js";
 import { createSandbox, type Sandbox, TRUNCATION_MARK } from "../../src/sandbox/index.js";
 import { testOptions } from "./limits.js";
 
@@ -20,9 +21,11 @@ describe("local sandbox", () => {
     expect(sb.kind).toBe("local");
     await sb.writeFile("mod.py", "changed");
     expect(readFileSync(path.join(repo, "mod.py"), "utf8")).toBe("def f():\n    return 1\n");
-    const helpers = readdirSync(helpersSourceDir()).filter((f) => !ignoredHelper(f));
+    const helpers = readdirSync(python.sandbox.helpers.dir).filter(
+      (f) => !ignoredHelper(f, python.sandbox.helpers),
+    );
     expect(readdirSync(sb.helpersDir).sort()).toEqual(helpers.sort());
-    expect(sb.python).toBe(process.env.HYPOFIX_PYTHON ?? "python3");
+    expect(pythonOf(sb)).toBe(process.env.HYPOFIX_PYTHON ?? "python3");
   });
 
   it("keeps secrets out of the command's environment", async () => {

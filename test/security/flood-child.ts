@@ -43,7 +43,7 @@ try {
     "chunk = b'x' * (1 << 20)",
     `for _ in range(${FLOOD / MIB}): sys.stdout.buffer.write(chunk)`,
   ].join("\n");
-  const rogueStart = await Supervisor.start(container, { script: rogue }).then(
+  const rogueStart = await Supervisor.start(container, ["python3", "-I", "-u", "-c", rogue]).then(
     () => "started",
     (err: Error) => err.message,
   );

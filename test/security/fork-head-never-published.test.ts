@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRepoHost } from "../../src/github/outbound/repo-host.js";
+import { createRepoHost } from "../../src/outbound/repo-host.js";
 import { createJobProcessor, type FixRequest } from "../../src/queue/processor.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import { BUGGY, FIXED, FixRepo, diffOf, fixed, jobRunner } from "../github/fix-repo.js";

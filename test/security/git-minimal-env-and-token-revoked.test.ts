@@ -8,9 +8,9 @@ import { join } from "node:path";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutCommit } from "../../src/github/outbound/checkout.js";
-import { createRepoHost } from "../../src/github/outbound/repo-host.js";
-import type { GitHubClient } from "../../src/github/outbound/publish.js";
+import { checkoutCommit } from "../../src/outbound/checkout.js";
+import { createRepoHost } from "../../src/outbound/repo-host.js";
+import type { GitHubClient } from "../../src/outbound/publish.js";
 import { FixRepo } from "../github/fix-repo.js";
 
 describe("git's environment and the token's life", () => {

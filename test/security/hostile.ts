@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openWorkspace } from "../../src/compose.js";
 import { explainChange } from "../../src/audit/explain.js";
 import { loadConfig } from "../../src/config.js";
 import { createOfflineEngine } from "../../src/debug/offline.js";
@@ -53,8 +54,7 @@ export async function hostileExplainReply(): Promise<string> {
     const outcome = await explainChange(dir, {
       base: "HEAD~1",
       engine: "offline",
-      sandbox: "local",
-      config: loadConfig(),
+      workspace: (dir) => openWorkspace({ repoDir: dir, backend: "local", config: loadConfig() }),
       description: `${HOSTILE} title @octo\n\n${HOSTILE_BODY}`,
     });
     return explainReply(outcome.markdown, "writer");

@@ -3,7 +3,7 @@
 // its branch only from a commit it made, and only by fast-forward (GitHub refuses the move
 // if anyone pushed meanwhile), so a human's commit always survives.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishFix, type PublishedFix } from "../../src/github/outbound/publish.js";
+import { publishFix, type PublishedFix } from "../../src/outbound/publish.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
 

@@ -5,9 +5,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createPythonRuntime } from "../../src/lang/python/index.js";
+import { createPythonRuntime, PYTHON_HELPERS_DIR } from "../../src/lang/python/index.js";
 import { HELPER_FILE } from "../../src/lang/python/protocol.js";
-import { helpersSourceDir } from "../../src/sandbox/helpers.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { testOptions } from "../sandbox/limits.js";
 import { ATTEMPT, hostileRepo } from "./hostile-repo.js";
@@ -66,7 +65,7 @@ const repo = hostileRepo({
   ].join("\n"),
 });
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-const helperSource = readFileSync(path.join(helpersSourceDir(), HELPER_FILE), "utf8");
+const helperSource = readFileSync(path.join(PYTHON_HELPERS_DIR, HELPER_FILE), "utf8");
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -5,11 +5,12 @@
 // again at publish time on the path exactly as it would be committed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forbiddenPath, type PathRules } from "../../src/debug/guards.js";
-import type { Checkout } from "../../src/github/outbound/checkout.js";
-import { patchedFiles } from "../../src/github/outbound/patched-files.js";
+import type { Checkout } from "../../src/outbound/checkout.js";
+import { patchedFiles } from "../../src/outbound/patched-files.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
-const everything: PathRules = { sourcePaths: [], ignorePaths: [] };
+const everything: PathRules = { files: pythonFiles, sourcePaths: [], ignorePaths: [] };
 const CI = "on: push\njobs: {}\n";
 
 describe("patch paths are normalised and build files refused, also at publish time", () => {
@@ -53,11 +54,19 @@ describe("patch paths are normalised and build files refused, also at publish ti
         /build, packaging or CI file/,
       );
     await expect(
-      attempt(diffOf("calc/ops.py", BUGGY, FIXED), { sourcePaths: ["src"], ignorePaths: [] }),
+      attempt(diffOf("calc/ops.py", BUGGY, FIXED), {
+        files: pythonFiles,
+        sourcePaths: ["src"],
+        ignorePaths: [],
+      }),
     ).rejects.toThrow(/outside the configured source paths/);
     // The other side: the same patch to a source file inside the source paths is published.
     expect(
-      await attempt(diffOf("calc/ops.py", BUGGY, FIXED), { sourcePaths: ["calc/"], ignorePaths: [] }),
+      await attempt(diffOf("calc/ops.py", BUGGY, FIXED), {
+        files: pythonFiles,
+        sourcePaths: ["calc/"],
+        ignorePaths: [],
+      }),
     ).toEqual([{ path: "calc/ops.py", mode: "100644", content: FIXED }]);
   });
 });

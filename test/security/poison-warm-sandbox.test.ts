@@ -5,8 +5,8 @@
 import { expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import type { DebugEngine } from "../../src/debug/types.js";
-import { createPythonRuntime } from "../../src/lang/python/index.js";
-import { runFix } from "../../src/pipeline.js";
+import { createPythonRuntime, python } from "../../src/lang/python/index.js";
+import { runFix } from "../../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/repo-config.js";
 import { hostileRepo } from "./hostile-repo.js";
 
@@ -51,15 +51,16 @@ function proposing(after: string): DebugEngine {
 const PIPELINE_MS = 300_000;
 
 const fix = (engine: DebugEngine) =>
-  runFix({
-    repoDir: repo,
-    tests: [],
-    engine,
-    backend: "docker",
-    config: loadConfig(),
-    repoConfig: DEFAULT_REPO_CONFIG,
-    makeRuntime: (sandbox) => createPythonRuntime(sandbox),
-  });
+  runFix(
+    {
+      engine,
+      config: loadConfig(),
+      repoConfig: DEFAULT_REPO_CONFIG,
+      language: python,
+      makeRuntime: (sandbox) => createPythonRuntime(sandbox),
+    },
+    { repoDir: repo, tests: [], backend: "docker" },
+  );
 
 it(
   "a patch that passed only on state the tests left in the warm sandbox ends as no-fix",

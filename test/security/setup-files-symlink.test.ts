@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { python } from "../../src/lang/python/index.js";
 import { dependencyFiles } from "../../src/pipeline/environment.js";
 
 // Hostile case: a repository whose dependency files (read on the host to pick the setup,
@@ -15,7 +16,7 @@ describe("dependency files read on the host", () => {
     await symlink(secret, path.join(repo, "requirements.txt"));
     await symlink(secret, path.join(repo, "pyproject.toml"));
     await writeFile(path.join(repo, "requirements-dev.txt"), "pytest-mock\n");
-    const files = await dependencyFiles(repo, "");
+    const files = await dependencyFiles(repo, "", python.environment.dependencyFile);
     expect([...files.keys()]).toEqual(["requirements-dev.txt"]);
     expect([...files.values()].join("")).not.toContain("host secret");
   });
@@ -26,12 +27,16 @@ describe("dependency files read on the host", () => {
     await writeFile(path.join(outside, "requirements.txt"), "host file\n");
     await mkdir(path.join(repo, "services"));
     await symlink(outside, path.join(repo, "services", "api"));
-    await expect(dependencyFiles(repo, "services/api")).rejects.toMatchObject({
+    await expect(
+      dependencyFiles(repo, "services/api", python.environment.dependencyFile),
+    ).rejects.toMatchObject({
       name: "UserError",
       message: "working_directory services/api is not a folder of the repository",
     });
     await mkdir(path.join(repo, "services", "web"));
     await writeFile(path.join(repo, "services", "web", "requirements.txt"), "flask\n");
-    expect(await dependencyFiles(repo, "services/web")).toEqual(new Map([["requirements.txt", "flask\n"]]));
+    expect(await dependencyFiles(repo, "services/web", python.environment.dependencyFile)).toEqual(
+      new Map([["requirements.txt", "flask\n"]]),
+    );
   });
 });

@@ -6,13 +6,14 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Checkout } from "../../src/github/outbound/checkout.js";
-import { patchedFiles } from "../../src/github/outbound/patched-files.js";
+import type { Checkout } from "../../src/outbound/checkout.js";
+import { patchedFiles } from "../../src/outbound/patched-files.js";
 import { BUGGY, FIXED, FixRepo, diffOf } from "../github/fix-repo.js";
 import { git } from "../helpers/git.js";
+import { pythonFiles } from "../../src/lang/python/index.js";
 
 const SECRET = "GITHUB_TOKEN=ghs_host_secret\n";
-const everything = { sourcePaths: [], ignorePaths: [] };
+const everything = { files: pythonFiles, sourcePaths: [], ignorePaths: [] };
 
 describe("patched files come from git objects, never through repository links", () => {
   const outside = mkdtempSync(join(tmpdir(), "hypofix-host-"));

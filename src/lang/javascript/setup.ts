@@ -106,12 +106,16 @@ export function detectNodeSetup(files: ReadonlyMap<string, string>): NodeSetupPl
 
 /**
  * Points the build's copy of a Yarn 1 lockfile at the registry of the setup (YARN_REGISTRY,
- * from registryEnv) before running the install it is given; without one, runs it as is.
- * The repository's own yarn.lock is untouched: the build works on a copy.
+ * a mirror the egress proxy serves) before running the install it is given; without one,
+ * runs it as is. Yarn 1 ignores NO_PROXY, and would ask the proxy's forward port for the
+ * mirror, which is the proxy itself: with the lockfile naming only the mirror, it goes
+ * there directly. The repository's own yarn.lock is untouched: the build works on a copy.
  */
 const YARN1_LOCK_TO_REGISTRY =
   'if [ -n "${YARN_REGISTRY:-}" ]; then sed -i -e "s#https://registry.yarnpkg.com/#$YARN_REGISTRY#g" ' +
-  '-e "s#https://registry.npmjs.org/#$YARN_REGISTRY#g" yarn.lock; fi && exec "$@"';
+  '-e "s#https://registry.npmjs.org/#$YARN_REGISTRY#g" yarn.lock && ' +
+  "unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy npm_config_proxy npm_config_https_proxy; " +
+  'fi && exec "$@"';
 
 /** `packageManager: "pnpm@9.1.0+sha512.…"` → pnpm, 9.1.0. Anything else: undefined. */
 export function packageManagerField(
@@ -220,24 +224,14 @@ function keepLines(content: string, keep: (line: string) => boolean): string {
 }
 
 /**
- * The variables that point every package manager of a setup at one registry (a
- * company mirror, or a test's): npm and pnpm (npm_config_registry; npm also fetches
- * the tarballs a lockfile resolved on another registry from this one), corepack's
- * downloads of pnpm and Yarn, Yarn 1 and Yarn Berry (which refuses plain http unless
- * the host is allowed). For the build container only: never stored in an image.
+ * The setup's own variables (a Language's setupEnv): corepack fetches Yarn Berry from
+ * the npm registry, which the setup may reach, rather than from repo.yarnpkg.com, which
+ * it may not. A mirror of the egress proxy overrides it (src/sandbox/egress-squid.ts sets
+ * every JavaScript tool's registry variable to the mirror).
  */
-export function registryEnv(registry: string | undefined): Record<string, string> {
-  if (!registry) return {};
-  const url = new URL(registry);
-  return {
-    npm_config_registry: url.href,
-    npm_config_replace_registry_host: "always",
-    COREPACK_NPM_REGISTRY: url.href.replace(/\/$/, ""),
-    YARN_REGISTRY: url.href,
-    YARN_NPM_REGISTRY_SERVER: url.href.replace(/\/$/, ""),
-    ...(url.protocol === "http:" ? { YARN_UNSAFE_HTTP_WHITELIST: url.hostname } : {}),
-  };
-}
+export const NODE_SETUP_ENV: Readonly<Record<string, string>> = {
+  COREPACK_NPM_REGISTRY: "https://registry.npmjs.org",
+};
 
 /**
  * The installed trees (every node_modules, Yarn's Plug'n'Play files and project

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
-import { insideRepository, type Edit } from "./experiment.js";
+import { insideRepository } from "../experiment.js";
+import {
+  CandidateHelperError,
+  type CandidateFeatures,
+  type CandidateRequest,
+  type RepairCandidate,
+} from "../types.js";
 import { RESULT_MARK } from "./protocol.js";
 import { isTestFile } from "./test-files.js";
 
@@ -56,38 +62,27 @@ const editSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("DEL"), line: z.number().int().min(1), old: z.string().min(1) }),
 ]);
 
-const featuresSchema = z.object({
-  /** The ast node type the edit is anchored on (`Compare`, `Call`, `FunctionDef`, ...). */
+/** The port's CandidateFeatures (lang/types.ts says what each field means). */
+const featuresSchema: z.ZodType<CandidateFeatures> = z.object({
   node: z.string(),
-  /** The statement it belongs to (`If`, `Return`, `ExceptHandler`, ...). */
   statement: z.string(),
-  /** Qualified name of the enclosing function (`Class.method`), empty at module level. */
   function: z.string(),
-  /** Identifiers involved: the old and new names, attributes, called functions. */
   names: z.array(z.string()),
-  /** Literal texts involved (old and new), as written in code. */
   literals: z.array(z.string()),
-  /** The code fragment replaced and its replacement (short, one line each). */
   before: z.string(),
   after: z.string(),
-  /** Whether the edit is inside a loop body. */
   inLoop: z.boolean(),
-  /** Number of DSL edits (a multi-line statement or an insertion may take several). */
   edits: z.number().int(),
 });
-export type CandidateFeatures = z.infer<typeof featuresSchema>;
 
+/** The port's RepairCandidate as the helper sends it, before the edits get their file. */
 const candidateSchema = z.object({
   family: z.enum(CANDIDATE_FAMILIES),
-  /** First line the edits change (an ADD's line is the one it is inserted above). */
   line: z.number().int().min(1),
-  /** The suspect line (of the request) this candidate was generated for. */
   suspect: z.number().int().min(1),
   edits: z.array(editSchema).min(1),
-  /** One sentence, code in backticks: what this candidate claims is wrong. */
   claim: z.string().min(1),
   features: featuresSchema,
-  /** Smaller is likelier: about 1 for single-token slips, 3+ for broad guesses. */
   prior: z.number(),
 });
 
@@ -99,59 +94,12 @@ const resultSchema = z.union([
   }),
 ]);
 
-/** A candidate repair; its edits carry the file they apply to. */
-export type RepairCandidate = Omit<z.infer<typeof candidateSchema>, "edits"> & {
-  file: string;
-  edits: Edit[];
-};
-
-export interface CandidateRequest {
-  /** Repository-relative path of the file to repair (test files get no candidates). */
-  file: string;
-  /** The file's text, when it differs from the sandbox's copy (e.g. with another hunk applied). */
-  source?: string;
-  /** Suspect lines, most suspicious first; candidates come grouped in this order. */
-  lines?: number[];
-  /** Or every statement whose first line is in this range (a function's span). */
-  span?: { start: number; end: number };
-  /**
-   * Evidence from the failure that makes some replacements likelier (lower prior): `keys` a
-   * KeyError's key or the keys a dict held at runtime, `attributes` an object's attributes
-   * (AttributeError), `names` variables seen in the failing frame, `exceptions` the type
-   * raised or the one the test expected (for `except` clauses and `raise`), `types` the runtime
-   * types of the names at the lines the failing test ran (edits that do not fit them are dropped).
-   */
-  hints?: {
-    names?: string[];
-    keys?: string[];
-    attributes?: string[];
-    exceptions?: string[];
-    /** Type names of the locals (and `self.<attribute>`s) at a line, when the failing test first ran it. */
-    types?: { line: number; types: Record<string, string> }[];
-  };
-  /** Test files (repository-relative) of the failing tests: the keys they use are likelier replacement keys. */
-  tests?: string[];
-  /** Candidates kept per suspect line, likeliest first (default 80). */
-  budget?: number;
-}
-
 export interface CandidateOptions {
   timeoutMs?: number;
   log?: Logger;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
-
-/** The helper could not run or its output was not what the schema says. */
-export class CandidateHelperError extends Error {
-  constructor(
-    message: string,
-    readonly file: string,
-  ) {
-    super(`repair candidates for ${file}: ${message}`);
-    this.name = "CandidateHelperError";
-  }
-}
 
 /**
  * Candidates for one file, generated in the sandbox. A test file, a file that does not
@@ -160,6 +108,7 @@ export class CandidateHelperError extends Error {
  */
 export async function generateCandidates(
   sandbox: Sandbox,
+  python: string,
   request: CandidateRequest,
   options: CandidateOptions = {},
 ): Promise<RepairCandidate[]> {
@@ -170,7 +119,7 @@ export async function generateCandidates(
   if (isTestFile(file)) return [];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // -I: the repository's files and PYTHON* variables cannot shadow the standard library.
-  const res = await sandbox.exec([sandbox.python, "-I", `${sandbox.helpersDir}/${CANDIDATE_HELPER}`], {
+  const res = await sandbox.exec([python, "-I", `${sandbox.helpersDir}/${CANDIDATE_HELPER}`], {
     stdin: JSON.stringify({ root: sandbox.workdir, ...request }),
     timeoutMs,
     maxOutputBytes: 32 * 1024 * 1024,
@@ -192,5 +141,9 @@ export async function generateCandidates(
     return [];
   }
   options.log?.debug({ file, count: parsed.candidates.length, ...parsed.stats }, "repair candidates");
-  return parsed.candidates.map((c) => ({ ...c, file, edits: c.edits.map((e) => ({ ...e, file })) }));
+  return parsed.candidates.map((c): RepairCandidate => ({
+    ...c,
+    file,
+    edits: c.edits.map((e) => ({ ...e, file })),
+  }));
 }

@@ -1,414 +1,104 @@
-import { createHash } from "node:crypto";
-import type { Logger } from "../../log.js";
-import type { Sandbox } from "../../sandbox/types.js";
-import { generateCandidates, type CandidateRequest, type RepairCandidate } from "./candidates.js";
-import { applyEdits, insideRepository, parseExperiment, type Edit, type Experiment } from "./experiment.js";
-import { minimizeFrames } from "./frames.js";
-import { isTestFile } from "./test-files.js";
-import {
-  HELPER_FILE,
-  RESULT_MARK,
-  helperSchemas,
-  type HelperMode,
-  type HelperResult,
-  type RawRun,
-} from "./protocol.js";
-import { MAX_VALUES, NO_EXCEPTION, renderDebugger, renderTrace, runOutcome } from "./render.js";
-import type { ObserveOptions, PythonRuntime, RunOptions } from "./runtime.js";
-import type {
-  BlockTrace,
-  CoverageReport,
-  FailureEvidence,
-  FunctionInfo,
-  Observation,
-  TestFailure,
-  TestRun,
-} from "./types.js";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import type { Language } from "../types.js";
+import { parsePytestLog } from "./ci-log.js";
+import { parsePythonExperiment, PYTHON_NAMES, pythonFiles } from "./files.js";
+import { choosePython, DEPENDENCY_FILE, detectSetup, requiresPython } from "./project.js";
+import { createPythonRuntime } from "./runtime.js";
+import { testSelection } from "./test-command.js";
+import { PYTHON_HELPERS_DIR } from "./test-files.js";
 
-export { applyEdits, formatEdit, parseExperiment } from "./experiment.js";
-export { CANDIDATE_FAMILIES, CandidateHelperError, generateCandidates } from "./candidates.js";
-export type { CandidateFamily, CandidateFeatures, CandidateRequest, RepairCandidate } from "./candidates.js";
-export type { Edit, EditResult, Experiment, ParsedExperiment } from "./experiment.js";
-export { formatFrames, minimizeFrames } from "./frames.js";
-export { isTestFile } from "./test-files.js";
-export type * from "./runtime.js";
-export type * from "./types.js";
+export { CANDIDATE_FAMILIES, generateCandidates } from "./candidates.js";
+export type { CandidateFamily } from "./candidates.js";
+export { parsePythonExperiment, PYTHON_SYNTAX, pythonFiles } from "./files.js";
+export { createPythonRuntime, pythonOf, type PythonRuntimeOptions } from "./runtime.js";
+export { PYTHON_HELPERS_DIR } from "./test-files.js";
 
-export interface PythonRuntimeOptions {
-  /** Default per-run timeout (the test run itself; the process gets a grace period on top). */
-  timeoutMs?: number;
-  /**
-   * Per-test coverage collector. `settrace` (the default) traces only repository
-   * source frames; `coverage` is coverage.py with one dynamic context per test.
-   * Both give the same lines; bench/python.bench.ts measured settrace faster
-   * (overhead 0.7-1.05x vs 1.25-1.36x on the fixture suite).
-   */
-  coverageMethod?: "coverage" | "settrace";
-  /**
-   * Where pytest runs, relative to the repository root (a monorepo's project);
-   * paths in results stay relative to the root. Default: the root.
-   */
-  workingDirectory?: string;
-  log?: Logger;
-}
+/** Python's in-sandbox command runner (the protocol of sandbox/supervisor.ts). */
+export const PYTHON_SUPERVISOR = fileURLToPath(new URL("./supervisor.py", import.meta.url));
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-/** Interpreter start, collection and JSON on top of the tests' own deadline. */
-const GRACE_MS = 15_000;
-/** The helper's JSON (coverage of a large suite) may be big; test output never reaches stdout. */
-const RESULT_BYTES = 64 * 1024 * 1024;
+/**
+ * PID 1 of a Python sandbox: reaps orphans so zombies never eat into the pid limit; not
+ * dumpable, so the tests cannot open its /proc/1/mem.
+ */
+const INIT = [
+  "import ctypes, os, time",
+  "if ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0) != 0:",
+  "    raise SystemExit('hypofix init: prctl(PR_SET_DUMPABLE, 0) failed')",
+  "while True:",
+  "    try:",
+  "        os.wait()",
+  "    except ChildProcessError:",
+  "        time.sleep(0.5)",
+].join("\n");
 
-/** Raised when the helper itself could not report (killed hard, crashed before printing). */
-class HelperFailure extends Error {
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-  ) {
-    super(message);
-  }
-}
+/** Python's minor versions whose sandbox images are looked for. */
+export const PYTHON_VERSIONS = ["3.9", "3.10", "3.11", "3.12", "3.13", "3.14"] as const;
 
-/** The Python instruments over one warm sandbox. */
-export function createPythonRuntime(sandbox: Sandbox, options: PythonRuntimeOptions = {}): PythonRuntime {
-  return new SandboxPythonRuntime(sandbox, options);
-}
+/** `.github/hypofix.yml`'s Python key: the environment's minor version. */
+const pythonVersion = z
+  .union([z.string(), z.number()])
+  .transform(String)
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^3\.([6-9]|1\d)$/,
+        'must be a Python minor version such as "3.11" (quoted: unquoted 3.10 is the number 3.1)',
+      ),
+  )
+  .optional();
 
-class SandboxPythonRuntime implements PythonRuntime {
-  /** Each edited file as last read (checked by hash before use). */
-  private readonly sources = new Map<string, string>();
-  /** The file experiments of a test refer to when they name none. */
-  private readonly failureFiles = new Map<string, { file?: string; candidates: string[] }>();
-  private readonly setAside = new Set<string>();
+/** Names that say a repository is a Python project. */
+const PYTHON_MARKERS =
+  /^(pyproject\.toml|setup\.py|setup\.cfg|requirements[^/]*\.txt|Pipfile|tox\.ini|conftest\.py)$/;
 
-  constructor(
-    private readonly sandbox: Sandbox,
-    private readonly options: PythonRuntimeOptions,
-  ) {}
-
-  private timeout(options?: RunOptions): number {
-    return options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  }
-
-  private async call<M extends HelperMode>(
-    mode: M,
-    request: Record<string, unknown>,
-    timeoutMs: number,
-  ): Promise<HelperResult<M>> {
-    const res = await this.sandbox.exec([this.sandbox.python, `${this.sandbox.helpersDir}/${HELPER_FILE}`], {
-      stdin: JSON.stringify({ mode, timeout: timeoutMs / 1000, root: this.sandbox.workdir, ...request }),
-      ...(this.options.workingDirectory ? { cwd: this.options.workingDirectory } : {}),
-      timeoutMs: timeoutMs + GRACE_MS,
-      maxOutputBytes: RESULT_BYTES,
-      env: { PYTHONHASHSEED: "0" },
-    });
-    const at = res.stdout.lastIndexOf(RESULT_MARK);
-    if (at < 0) {
-      const why = res.timedOut
-        ? `the run was killed at the sandbox timeout (${Math.round((timeoutMs + GRACE_MS) / 1000)}s)`
-        : `the Python process ended (exit ${res.exitCode}) without a result`;
-      const tail = res.stderr.trim().split("\n").slice(-5).join("\n");
-      throw new HelperFailure(tail ? `${why}: ${tail}` : why, res.timedOut);
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(res.stdout.slice(at + RESULT_MARK.length));
-    } catch {
-      throw new HelperFailure(`the result was unreadable (cut at ${RESULT_BYTES} bytes?)`, false);
-    }
-    this.options.log?.debug({ mode, ms: Math.round(res.durationMs) }, "python helper");
-    const result = helperSchemas[mode].parse(json) as HelperResult<M>;
-    if ("run" in result) for (const option of result.run.setAside) this.setAside.add(option);
-    return result;
-  }
-
-  candidates(request: CandidateRequest, options?: RunOptions): Promise<RepairCandidate[]> {
-    return generateCandidates(this.sandbox, request, {
-      ...(options?.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      ...(this.options.log ? { log: this.options.log } : {}),
-    });
-  }
-
-  pytestSetAside(): string[] {
-    return [...this.setAside];
-  }
-
-  private toTestRun(raw: RawRun): TestRun {
-    return {
-      tests: raw.tests.map((t) => ({
-        id: t.id,
-        outcome: t.outcome,
-        durationMs: t.durationMs,
-        ...(t.failure
-          ? {
-              failure: {
-                type: t.failure.type,
-                message: t.failure.message,
-                frames: minimizeFrames(t.failure.frames),
-                text: t.failure.text ?? "",
-                ...(t.failure.causes && t.failure.causes.length > 0
-                  ? {
-                      causes: t.failure.causes.map((c) => ({
-                        type: c.type,
-                        message: c.message,
-                        frames: minimizeFrames(c.frames),
-                        explicit: c.explicit,
-                      })),
-                    }
-                  : {}),
-              },
-            }
-          : {}),
-      })),
-      timedOut: raw.timedOut,
-      errors: raw.errors,
-      durationMs: raw.durationMs,
-      ...(raw.testFiles.length > 0 ? { testFiles: raw.testFiles } : {}),
-    };
-  }
-
-  async runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
-    const started = performance.now();
-    try {
-      const res = await this.call("run", { ids }, this.timeout(options));
-      return this.toTestRun(res.run);
-    } catch (err) {
-      if (!(err instanceof HelperFailure)) throw err;
-      return {
-        tests: [],
-        timedOut: err.timedOut,
-        errors: [err.message],
-        durationMs: performance.now() - started,
-      };
-    }
-  }
-
-  async coverage(ids: string[] = [], options?: RunOptions): Promise<CoverageReport> {
-    const method = this.options.coverageMethod ?? "settrace";
-    const res = await this.call("coverage", { ids, method }, this.timeout(options));
-    const outcomes: CoverageReport["outcomes"] = {};
-    const failures: NonNullable<CoverageReport["failures"]> = {};
-    for (const t of this.toTestRun(res.run).tests) {
-      outcomes[t.id] = t.outcome;
-      if (t.failure) failures[t.id] = t.failure;
-    }
-    return { perTest: res.perTest, outcomes, functions: res.functions, failures };
-  }
-
-  async functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]> {
-    const res = await this.call(
-      "functions",
-      { includeTests: options?.includeTests ?? false },
-      DEFAULT_TIMEOUT_MS,
-    );
-    return res.functions;
-  }
-
-  async evidence(
-    testId: string,
-    options?: RunOptions & { lines?: { file: string; line: number }[] },
-  ): Promise<FailureEvidence | undefined> {
-    const lines = (options?.lines ?? []).map((l) => [l.file, l.line]);
-    try {
-      const res = await this.call("evidence", { test: testId, lines }, this.timeout(options));
-      return res.evidence;
-    } catch (err) {
-      if (err instanceof HelperFailure) return undefined;
-      throw err;
-    }
-  }
-
-  async observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation> {
-    const started = performance.now();
-    const done = (kind: Observation["kind"], observation: string): Observation => ({
-      kind,
-      experiment,
-      observation,
-      durationMs: performance.now() - started,
-    });
-    const parsed = parseExperiment(experiment);
-    if (!parsed.ok) return done("invalid", parsed.error);
-    const exp = parsed.experiment;
-    try {
-      if (exp.kind === "trace") {
-        const t = await this.trace(testId, exp.file, exp.qualname, options);
-        return done("trace", t.rendered);
-      }
-      if (exp.kind === "debugger") return done("debugger", await this.debug(testId, exp, options));
-      const edited = await this.editAndRun(testId, exp.edits, options);
-      if (typeof edited === "string") return done("edit", edited);
-      return { ...done("edit", edited.text), ...(edited.failure ? { failure: edited.failure } : {}) };
-    } catch (err) {
-      if (err instanceof HelperFailure)
-        return done(exp.kind === "edit" ? "edit" : exp.kind, `The run failed: ${err.message}`);
-      throw err;
-    }
-  }
-
-  /**
-   * The file an experiment without one refers to: the innermost non-test
-   * repository frame of the failure, else the only source file the test executes.
-   */
-  private async targetFile(
-    testId: string,
-    named: string | undefined,
-    options?: ObserveOptions,
-  ): Promise<{ file?: string; candidates: string[] }> {
-    const file = named ?? options?.file;
-    if (file) return { file, candidates: [] };
-    if (!this.failureFiles.has(testId)) {
-      const run = await this.runTests([testId], options);
-      const frames = run.tests[0]?.failure?.frames ?? [];
-      let found = [...frames].reverse().find((f) => !isTestFile(f.file))?.file;
-      let candidates: string[] = [];
-      if (!found) {
-        const cov = await this.coverage([testId], options);
-        candidates = Object.keys(cov.perTest[testId] ?? {}).sort();
-        if (candidates.length === 1) found = candidates[0];
-      }
-      this.failureFiles.set(testId, { file: found, candidates });
-    }
-    return this.failureFiles.get(testId) ?? { candidates: [] };
-  }
-
-  private async debug(
-    testId: string,
-    exp: Extract<Experiment, { kind: "debugger" }>,
-    options?: ObserveOptions,
-  ): Promise<string> {
-    const { file, candidates } = await this.targetFile(testId, exp.file, options);
-    if (!file)
-      return `Say which file the breakpoint is in: b path/to/file.py:${exp.line}${among(candidates)}.`;
-    const res = await this.call(
-      "debug",
-      { test: testId, file, line: exp.line, exprs: exp.exprs, limit: MAX_VALUES },
-      this.timeout(options),
-    );
-    if ("problem" in res) return res.problem;
-    return renderDebugger(res, exp.line, exp.exprs);
-  }
-
-  /** The observation's text, or for a run, the text and the test's failure (frames minimised). */
-  private async editAndRun(
-    testId: string,
-    edits: Edit[],
-    options?: ObserveOptions,
-  ): Promise<string | { text: string; failure?: TestFailure }> {
-    const files = [...new Set(edits.map((e) => e.file))];
-    const named = files.find((f) => f !== undefined);
-    if (files.filter((f) => f !== undefined).length > 1) return this.editAcross(testId, edits, options);
-    const { file, candidates } = await this.targetFile(testId, named, options);
-    if (!file) {
-      const line = edits[0]?.line ?? 1;
-      return `Say which file to edit: REPLACE(path/to/file.py:${line}, "old", "new")${among(candidates)}.`;
-    }
-    if (!insideRepository(file)) {
-      return `File ${file} is outside the repository; give a path relative to its root.`;
-    }
-    // The file as last read: the helper checks its hash, so the usual experiment costs one exec.
-    for (const fresh of [false, true]) {
-      let original = fresh ? undefined : this.sources.get(file);
-      const readNow = original === undefined;
-      if (original === undefined) {
-        try {
-          original = await this.sandbox.readFile(file);
-        } catch {
-          return `File ${file} does not exist in the repository.`;
-        }
-        this.sources.set(file, original);
-      }
-      const edited = applyEdits(original, edits);
-      if (edited.problems.length > 0) {
-        if (!readNow) continue; // judged against a copy that may be out of date
-        return `${edited.problems.join("\n")}\nThe test was not run.`;
-      }
-      // A file just read needs no check (and a non-UTF-8 one would never match).
-      const check = fresh ? {} : { originalSha256: sha256(original) };
-      const request = { test: testId, file, content: edited.source, ...check };
-      try {
-        const res = await this.call("edit", request, this.timeout(options));
-        if ("problem" in res) return res.problem;
-        if ("run" in res) {
-          const failure = this.toTestRun(res.run).tests[0]?.failure;
-          return { text: runOutcome(res.run), ...(failure ? { failure } : {}) };
-        }
-      } catch (err) {
-        // The helper restores the file itself unless it was killed hard.
-        await this.sandbox.writeFile(file, original);
-        throw err;
-      }
-    }
-    return `File ${file} changed while the experiment ran; try again.`;
-  }
-
-  /**
-   * An edit experiment over several files (one slip copied into two modules): the other files are
-   * written edited, the last file's edits run as a single-file experiment, then the others are
-   * restored whatever happens.
-   */
-  private async editAcross(
-    testId: string,
-    edits: Edit[],
-    options?: ObserveOptions,
-  ): Promise<string | { text: string; failure?: TestFailure }> {
-    if (edits.some((e) => e.file === undefined)) {
-      return "An edit experiment over several files must name the file of every edit.";
-    }
-    const files = [...new Set(edits.map((e) => e.file!))];
-    for (const file of files) {
-      if (!insideRepository(file)) {
-        return `File ${file} is outside the repository; give a path relative to its root.`;
-      }
-    }
-    const main = files.at(-1)!;
-    const written: { file: string; original: string }[] = [];
-    try {
-      for (const file of files.slice(0, -1)) {
-        let original: string;
-        try {
-          original = await this.sandbox.readFile(file);
-        } catch {
-          return `File ${file} does not exist in the repository.`;
-        }
-        const edited = applyEdits(
-          original,
-          edits.filter((e) => e.file === file),
-        );
-        if (edited.problems.length > 0) return `${edited.problems.join("\n")}\nThe test was not run.`;
-        written.push({ file, original });
-        await this.sandbox.writeFile(file, edited.source);
-      }
-      return await this.editAndRun(
-        testId,
-        edits.filter((e) => e.file === main),
-        options,
-      );
-    } finally {
-      for (const { file, original } of written.reverse()) await this.sandbox.writeFile(file, original);
-    }
-  }
-
-  async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {
-    const res = await this.call("trace", { test: testId, file, qualname }, this.timeout(options));
-    if ("problem" in res) {
-      return { function: qualname, file, totalBlocks: 0, blocks: [], rendered: res.problem };
-    }
-    const outcome = runOutcome(res.run);
-    const { rendered, blocks } = renderTrace(res, qualname, testId, outcome);
-    const test = res.run.tests[0];
-    return {
-      function: qualname,
-      file: res.file,
-      totalBlocks: res.total,
-      blocks,
-      rendered,
-      ...(test ? { outcome: test.outcome } : {}),
-    };
-  }
-}
-
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-
-const among = (files: string[]) =>
-  files.length ? `, with a file the test executes: ${files.join(", ")}` : "";
-
-export { NO_EXCEPTION };
+/** Python and pytest: the default language, and the first behind the port. */
+export const python: Language = {
+  ...PYTHON_NAMES,
+  detect: ({ names }) =>
+    names.some((n) => PYTHON_MARKERS.test(n)) ? 1 : names.some((n) => n.endsWith(".py")) ? 0.5 : 0,
+  environment: {
+    images: { label: "org.hypofix.python", versions: PYTHON_VERSIONS, tagSuffix: "-py" },
+    imageBase: (config) => config.sandbox.image,
+    defaultVersion: "3.11",
+    dependencyFile: DEPENDENCY_FILE,
+    versionKey: "python_version",
+    chooseVersion: ({ available, fallback, configured, dependencyFiles, ciLog }) => {
+      const requires = requiresPython(dependencyFiles.get("pyproject.toml"));
+      return choosePython({
+        available,
+        fallback,
+        ...(configured ? { configured } : {}),
+        ...(requires ? { requires } : {}),
+        ...(ciLog ? { ciLog } : {}),
+      });
+    },
+    detectSetup,
+    // pip's quiet, cache-free defaults; a company mirror reaches pip through the egress proxy's
+    // credential-free URLs (sandbox/egress.ts), never from here.
+    setupEnv: () => ({
+      PIP_NO_CACHE_DIR: "1",
+      PIP_DISABLE_PIP_VERSION_CHECK: "1",
+      PIP_NO_INPUT: "1",
+      PIP_PROGRESS_BAR: "off",
+    }),
+  },
+  configKeys: {
+    /** Python minor version of the environment, e.g. "3.13"; else requires-python, the CI job's, the default. */
+    python_version: pythonVersion,
+  },
+  testSelection,
+  parseCiLog: (log) => parsePytestLog(log),
+  files: pythonFiles,
+  parseExperiment: parsePythonExperiment,
+  sandbox: {
+    helpers: { dir: PYTHON_HELPERS_DIR, ignore: [".gitkeep", "__pycache__"] },
+    // -I: no user site-packages, PYTHON* variables or cwd on the path; /tmp (HOME) is the tests'.
+    init: ["python3", "-I", "-c", INIT],
+    supervisor: ["python3", "-I", "-u", "-c", readFileSync(PYTHON_SUPERVISOR, "utf8")],
+    env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" },
+  },
+  createRuntime: (sandbox, options) => createPythonRuntime(sandbox, options),
+};

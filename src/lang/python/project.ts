@@ -1,6 +1,7 @@
 import { satisfies, valid } from "@renovatebot/pep440";
 import { decode as parseIni } from "ini";
 import { parse as parseToml } from "smol-toml";
+import type { SetupPlan } from "../types.js";
 
 /*
  * What a Python project says about its environment, read from its files as text
@@ -13,13 +14,6 @@ export const DEPENDENCY_FILE =
 
 /** Extras tried, in order, for `pip install -e '.[extra]'`. */
 export const TEST_EXTRAS = ["test", "tests", "dev"] as const;
-
-export interface SetupPlan {
-  /** argv of each command, run in order in the working directory. */
-  commands: string[][];
-  /** Where the commands came from, for the report: e.g. "detected: requirements.txt, pyproject.toml [test]". */
-  source: string;
-}
 
 /**
  * The setup when the configuration names none (README, "Setup"): first every

@@ -1,25 +1,9 @@
 /** Observation texts exactly as the model sees them (AutoSD's and LDB's wording). Pure. */
 import type { DebugResult, RawRun, TraceResult } from "./protocol.js";
-import type { TraceBlock } from "./types.js";
+import { NO_EXCEPTION, renderValues } from "../experiment.js";
+import type { TraceBlock } from "../types.js";
 
-export const NO_EXCEPTION = "[No exception triggered]";
-export const MAX_VALUES = 100;
 const NEAREST = 5;
-
-type Value = { value: string } | { error: string };
-const text = (v: Value) => ("value" in v ? v.value : v.error);
-
-/** One expression's values over every hit: the value itself for one hit, AutoSD's loop sentence for several. */
-export function renderValues(values: Value[], totalHits: number): string {
-  const first = values[0];
-  if (!first) return "";
-  if (values.length === 1) return text(first);
-  if ("error" in first && values.every((v) => "error" in v && v.error === first.error)) {
-    return `${first.error} (at each of the ${totalHits} executions)`;
-  }
-  const list = `At each loop execution, the expression was: [${values.map(text).join(", ")}]`;
-  return totalHits > values.length ? `${list} (the first ${values.length} of ${totalHits} executions)` : list;
-}
 
 /** The debugger observation: values, or a breakpoint never reached with the nearest lines that were. */
 export function renderDebugger(result: DebugResult, line: number, exprs: string[]): string {

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { helpersSourceDir } from "../../sandbox/helpers.js";
+
+/** The folder of the Python helper files copied into every sandbox (beside this module, in src/ and in dist/). */
+export const PYTHON_HELPERS_DIR = fileURLToPath(new URL("./helpers/", import.meta.url));
 
 /** The one list of rules, shared with the in-sandbox helpers (helpers/test_files.json). */
 const rules = z
@@ -11,7 +13,7 @@ const rules = z
     suffixes: z.array(z.string()),
     names: z.array(z.string()),
   })
-  .parse(JSON.parse(readFileSync(join(helpersSourceDir(), "test_files.json"), "utf8")));
+  .parse(JSON.parse(readFileSync(new URL("./helpers/test_files.json", import.meta.url), "utf8")));
 
 /** True for a repository-relative, `/`-separated path that is test code or lives in a test folder. */
 export function isTestFile(path: string): boolean {

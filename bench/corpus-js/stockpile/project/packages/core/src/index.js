@@ -1,0 +1,2 @@
+export { Inventory, StockError } from './inventory.js';
+export { formatQuantity, packsFor } from './units.js';

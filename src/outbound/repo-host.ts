@@ -1,0 +1,155 @@
+import { Octokit } from "@octokit/rest";
+import { checkoutCommit, type Checkout } from "./checkout.js";
+import {
+  concludeCheckRun,
+  createCheckRun,
+  findCheckRun,
+  updateCheckRun,
+  type CheckRunConclusion,
+  type CheckRunOutput,
+  type FoundCheckRun,
+} from "./check-run.js";
+import type { CiLogFacts, Language } from "../lang/types.js";
+import { readCiFailure } from "./ci-log.js";
+import { readRepoConfig, type ConfigLookup } from "./config.js";
+import { permissionOf } from "./permission.js";
+import {
+  closeFixPullRequest,
+  comment,
+  publishFix,
+  publishedFix,
+  reportCheckRun,
+  upsertComment,
+  type BlockedFix,
+  type CheckOutcome,
+  type FixPullRequest,
+  type GitHubClient,
+  type PublishedFix,
+  type RepoRef,
+} from "./publish.js";
+
+/** What a job needs to know of a pull request. */
+export interface PullRequestInfo {
+  number: number;
+  title: string;
+  body: string;
+  headSha: string;
+  baseSha: string;
+  /** The head branch, when it lives in this repository (not a fork). */
+  sameRepoHeadRef?: string;
+  baseRef: string;
+}
+
+/**
+ * Everything a job does on GitHub, for one repository through one installation.
+ * The worker receives it through its dependencies; the real one wraps an
+ * installation's Octokit and a read-only token that only ever reaches git.
+ */
+export interface RepoHost {
+  readonly repo: RepoRef;
+  repository(): Promise<{ cloneUrl: string; defaultBranch: string }>;
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  /**
+   * Failing test ids and the failure excerpt from the failed Actions jobs of a run, read by
+   * the repository's language when it is known (else by the registry's languages in turn).
+   */
+  ciFailure(ids: { checkRunId?: number; workflowRunId?: number }, language?: Language): Promise<CiLogFacts>;
+  checkout(sha: string, options?: { alsoFetch?: string[] }): Promise<Checkout>;
+  /** Opens or updates the one fix pull request of the failing branch; idempotent (see publish.ts). */
+  publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
+  /** Our open pull request already holding a fix for `baseSha`, untouched since; see publish.ts. */
+  publishedFix(baseBranch: string, baseSha: string): Promise<{ number: number; url: string } | undefined>;
+  /** With a key, posted once: a re-run finds its earlier comment instead of posting again. */
+  comment(issueNumber: number, body: string, key?: string): Promise<{ url: string }>;
+  /** Closes the failing branch's open fix pull request, with a comment, when CI passed without it. */
+  closeFixPullRequest(options: {
+    baseBranch: string;
+    greenSha: string;
+    note: string;
+  }): Promise<{ number: number; url: string } | undefined>;
+  reportCheckRun(headSha: string, outcome: CheckOutcome): Promise<void>;
+  /** Ends the job's use of GitHub: the token git was given is revoked. */
+  dispose(): Promise<void>;
+
+  // The job's own check run, its configuration, and what a command job checks first.
+  /** Starts the job's check run (`in_progress`) and returns its id. */
+  createCheckRun(headSha: string, externalId: string, first: CheckRunOutput): Promise<number>;
+  updateCheckRun(id: number, progress: CheckRunOutput): Promise<void>;
+  concludeCheckRun(id: number, end: CheckRunConclusion): Promise<void>;
+  findCheckRun(headSha: string, externalId: string): Promise<FoundCheckRun | undefined>;
+  /** `.github/hypofix.yml` from the default branch (org `.github` fallback, `_extends`), validated. */
+  repoConfig(): Promise<ConfigLookup>;
+  /** The user's permission level on the repository. */
+  permission(username: string): Promise<string>;
+  reactToComment(commentId: number, content: "eyes"): Promise<void>;
+  /** When a commit was committed (its committer date). */
+  committedAt(sha: string): Promise<string>;
+}
+
+/** `appId`: the App's id, which tells Hypofix's comments from other bots' (see ownComment). */
+export function createRepoHost(
+  octokit: GitHubClient,
+  token: string,
+  repo: RepoRef,
+  appId?: number,
+): RepoHost {
+  let meta: Promise<{ cloneUrl: string; defaultBranch: string }> | undefined;
+  const repository = () =>
+    (meta ??= octokit.rest.repos
+      .get({ ...repo })
+      .then(({ data }) => ({ cloneUrl: data.clone_url, defaultBranch: data.default_branch })));
+  return {
+    repo,
+    repository,
+    async pullRequest(number) {
+      const { data: pr } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
+      const sameRepo = pr.head.repo?.full_name === `${repo.owner}/${repo.repo}`;
+      return {
+        number: pr.number,
+        title: pr.title,
+        body: pr.body ?? "",
+        headSha: pr.head.sha,
+        baseSha: pr.base.sha,
+        baseRef: pr.base.ref,
+        ...(sameRepo ? { sameRepoHeadRef: pr.head.ref } : {}),
+      };
+    },
+    ciFailure: (ids, language) => readCiFailure(octokit, repo, ids, language),
+    async checkout(sha, options = {}) {
+      const { cloneUrl } = await repository();
+      return checkoutCommit({
+        cloneUrl,
+        sha,
+        token,
+        ...(options.alsoFetch ? { alsoFetch: options.alsoFetch } : {}),
+      });
+    },
+    publishFix: (fix) => publishFix(octokit, repo, fix),
+    publishedFix: (baseBranch, baseSha) => publishedFix(octokit, repo, baseBranch, baseSha),
+    comment: (issueNumber, body, key) =>
+      key === undefined
+        ? comment(octokit, repo, issueNumber, body)
+        : upsertComment(octokit, repo, issueNumber, key, body, appId),
+    closeFixPullRequest: (options) => closeFixPullRequest(octokit, repo, options, appId),
+    reportCheckRun: (headSha, outcome) => reportCheckRun(octokit, repo, headSha, outcome),
+    async dispose() {
+      // The token authenticates its own revocation; an installation token would otherwise live an hour.
+      const self = new Octokit({ auth: token, baseUrl: octokit.request.endpoint.DEFAULTS.baseUrl });
+      await self.rest.apps.revokeInstallationAccessToken();
+    },
+
+    createCheckRun: (headSha, externalId, first) => createCheckRun(octokit, repo, headSha, externalId, first),
+    updateCheckRun: (id, progress) => updateCheckRun(octokit, repo, id, progress),
+    concludeCheckRun: (id, end) => concludeCheckRun(octokit, repo, id, end),
+    findCheckRun: (headSha, externalId) => findCheckRun(octokit, repo, headSha, externalId),
+    repoConfig: () => readRepoConfig(octokit, repo),
+    permission: (username) => permissionOf(octokit, repo, username),
+    async reactToComment(commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
+    },
+    async committedAt(sha) {
+      const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+      return data.committer.date;
+    },
+  };
+}
