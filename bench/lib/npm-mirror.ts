@@ -12,6 +12,7 @@ import express from "express";
 import { rcompare, valid } from "semver";
 import { extract } from "tar-stream";
 import { parse as parseYaml } from "yaml";
+import { record, str } from "../../src/lang/javascript/data.js";
 import { detectNodeSetup } from "../../src/lang/javascript/setup.js";
 import { mapLimit } from "./stats.js";
 
@@ -97,6 +98,7 @@ function npmPackages(lock: Record<string, unknown>): LockedPackage[] {
 }
 
 function pnpmPackages(text: string): LockedPackage[] {
+  // A broken lockfile throws: a fixture that installs nothing must not pass for one that is mirrored.
   const lock = record(parseYaml(text));
   const format = Number.parseFloat(String(lock?.lockfileVersion ?? "9"));
   const out: LockedPackage[] = [];
@@ -525,11 +527,3 @@ async function packument(dir: string, name: string, base: string): Promise<Packu
   if (sorted.length === 0) return undefined;
   return { name, "dist-tags": { latest: sorted.find((v) => !v.includes("-")) ?? sorted[0]! }, versions };
 }
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-const str = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);

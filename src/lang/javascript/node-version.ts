@@ -1,5 +1,5 @@
 import { gtr, intersects, major, rcompare, satisfies, validRange } from "semver";
-import { parse as parseYaml } from "yaml";
+import { jsonRecord, list, record, yamlRecord } from "./data.js";
 
 /*
  * Which Node.js the environment of a JavaScript project gets, from what its files
@@ -75,7 +75,7 @@ export interface NodeSources {
 export function chooseNode(sources: NodeSources): NodeChoice | undefined {
   const available = [...new Set(sources.available)].sort(rcompare);
   if (available.length === 0) return undefined;
-  const manifest = packageManifest(sources.packageJson);
+  const manifest = jsonRecord(sources.packageJson);
   const workflowSpecs = [...new Set((sources.workflows ?? []).flatMap(setupNodeVersions))];
   const candidates: [NodeReason, string | undefined][] = [
     ["node_version", sources.configured],
@@ -202,12 +202,7 @@ export function nodeFromCiLog(log: string | undefined): string | undefined {
  * `${{ env.X }}` from the job's or the workflow's `env`. A broken workflow gives none.
  */
 export function setupNodeVersions(workflowText: string): string[] {
-  let workflow: unknown;
-  try {
-    workflow = parseYaml(workflowText);
-  } catch {
-    return [];
-  }
+  const workflow = yamlRecord(workflowText);
   const found: string[] = [];
   for (const job of Object.values(record(record(workflow)?.jobs) ?? {})) {
     const env = { ...record(record(workflow)?.env), ...record(record(job)?.env) };
@@ -240,27 +235,8 @@ function expand(
     .flatMap((v) => expand(input.replace(whole, String(v)), matrix, env));
 }
 
-function packageManifest(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return record(JSON.parse(text));
-  } catch {
-    return undefined; // a broken package.json is the package manager's error to report, in the setup's log
-  }
-}
-
 function stringAt(value: Record<string, unknown> | undefined, ...keys: string[]): string | undefined {
   let at: unknown = value;
   for (const key of keys) at = record(at)?.[key];
   return typeof at === "string" && at.trim() ? at.trim() : undefined;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { major, valid } from "semver";
-import { parse as parseYaml } from "yaml";
+import { jsonRecord, record, yamlRecord } from "./data.js";
 
 /*
  * How a JavaScript project's dependencies are installed in the build container,
@@ -66,7 +66,7 @@ export interface NodeSetupPlan {
  * has no workspaces: undefined (the base image is the environment).
  */
 export function detectNodeSetup(files: ReadonlyMap<string, string>): NodeSetupPlan | undefined {
-  const manifest = json(files.get("package.json"));
+  const manifest = jsonRecord(files.get("package.json"));
   if (!manifest && !LOCKFILES.some(([name]) => files.has(name))) return undefined;
   const declared = packageManagerField(manifest?.packageManager);
   const present = LOCKFILES.filter(([name]) => files.has(name));
@@ -266,27 +266,3 @@ export const restoreCommand = (workTree: string): string[] => [
   workTree,
   PERSISTED_DIR,
 ];
-
-function json(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return record(JSON.parse(text));
-  } catch {
-    return undefined; // a broken package.json is the package manager's error to report, in the setup's log
-  }
-}
-
-function yamlRecord(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return record(parseYaml(text));
-  } catch {
-    return undefined;
-  }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
