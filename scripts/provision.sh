@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Hypofix, reusing what exists: node_modules, the
 # Docker engine (docker.io from Debian, dockerd started), the sandbox images for
-# Python 3.9, 3.11 and 3.13 and the setup's egress proxy image (built offline with
-# debootstrap, in parallel, when a tag is absent; the default tag points at 3.11),
-# host python3 with pytest and coverage (the `local` sandbox and benchmarks use it)
-# and, unless `--cli`, Redis on 127.0.0.1:6379 (the App's queue and its tests).
+# Python 3.9, 3.11 and 3.13 and for Node 18, 20 and 22 (docker/sandbox-node.versions)
+# and the setup's egress proxy image (built offline with debootstrap, in parallel, when
+# a tag is absent; the default Python tag points at 3.11), host python3 with pytest and
+# coverage (the `local` sandbox and benchmarks use it) and, unless `--cli`, Redis on
+# 127.0.0.1:6379 (the App's queue and its tests) and the tests' npm mirror
+# (scripts/npm-mirror.ts: the packages of the fixtures' and corpora's lockfiles,
+# fetched once from the npm registry).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_redis=1
@@ -14,6 +17,7 @@ IMAGE="${HYPOFIX_SANDBOX_IMAGE:-hypofix/sandbox-python:2}"
 EGRESS_IMAGE="${HYPOFIX_EGRESS_IMAGE:-hypofix/egress-proxy:1}"
 PYTHONS=(3.9 3.11 3.13)
 DEFAULT_PYTHON=3.11
+NODE_IMAGE="${HYPOFIX_NODE_IMAGE:-hypofix/sandbox-node:1}"
 log() { echo "provision: $*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -40,21 +44,28 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/hypofix-dockerd.log"; exit 2; }
 fi
 
-# One build job per missing image.
+# One build job per missing image; one for all missing Node images (they share a rootfs).
 jobs=()
 for v in "${PYTHONS[@]}"; do
   docker image inspect "$IMAGE-py$v" >/dev/null 2>&1 || jobs+=("python$v")
 done
+missing_nodes=()
+while read -r major _; do
+  [[ -z "$major" || "$major" == \#* ]] && continue
+  docker image inspect "$NODE_IMAGE-node$major" >/dev/null 2>&1 || missing_nodes+=("$major")
+done <docker/sandbox-node.versions
+[ ${#missing_nodes[@]} -gt 0 ] && jobs+=("node")
 docker image inspect "$EGRESS_IMAGE" >/dev/null 2>&1 || jobs+=("egress")
 if [ ${#jobs[@]} -gt 0 ]; then
   # The builds wait on the mirror more than on the CPU: in parallel they take about as long as one.
-  log "building images offline, in parallel (minutes, once): ${jobs[*]}"
+  log "building images offline, in parallel (minutes, once): ${jobs[*]}${missing_nodes[*]:+ (Node ${missing_nodes[*]})}"
   started=$(date +%s)
   logs="$(mktemp -d)"
   pids=()
   for job in "${jobs[@]}"; do
     case "$job" in
       python*) bash docker/build-sandbox-image-offline.sh --python "${job#python}" "$IMAGE-py${job#python}" ;;
+      node) HYPOFIX_NODE_IMAGE="$NODE_IMAGE" bash docker/build-sandbox-node-offline.sh "${missing_nodes[@]}" ;;
       egress) bash docker/build-egress-proxy-image-offline.sh "$EGRESS_IMAGE" ;;
     esac >"$logs/$job.log" 2>&1 &
     pids+=($!)
@@ -86,4 +97,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # does not serve, which `npm ci` counts as a lock mismatch. `npm install` keeps the
   # locked versions and skips the optional package.
   npm install --no-audit --no-fund >/dev/null
+fi
+
+if [ $with_redis = 1 ]; then
+  npx tsx scripts/npm-mirror.ts
 fi

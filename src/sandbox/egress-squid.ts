@@ -204,10 +204,25 @@ export function setupProxyEnv(plan: ProxyPlan): Record<string, string> {
     const url = `http://${plan.listen}:${m.port}${m.path}`;
     const name = MIRROR_VARIABLES[m.kind];
     env[name] = env[name] ? `${env[name]} ${url}` : url;
-    // A registry's packuments name tarballs at the registry's own host: fetch them here too.
-    if (m.kind === "npm-registry") env.npm_config_replace_registry_host = "always";
+    if (m.kind === "npm-registry") Object.assign(env, npmRegistryEnv(url, plan.listen));
   }
   return env;
+}
+
+/**
+ * The npm registry for the JavaScript package managers besides npm: corepack (which
+ * downloads pnpm and Yarn), Yarn 1 and Yarn Berry (which refuses plain http but from
+ * the hosts it is told). npm and pnpm read npm_config_registry; a registry's packuments
+ * name tarballs at the registry's own host, so npm fetches those here too.
+ */
+function npmRegistryEnv(url: string, proxyHost: string): Record<string, string> {
+  return {
+    npm_config_replace_registry_host: "always",
+    COREPACK_NPM_REGISTRY: url.replace(/\/$/, ""),
+    YARN_REGISTRY: url,
+    YARN_NPM_REGISTRY_SERVER: url.replace(/\/$/, ""),
+    YARN_UNSAFE_HTTP_WHITELIST: proxyHost,
+  };
 }
 
 /** The requests the proxy refused, from its access log: "CONNECT host:443", at most `limit`, each once. */

@@ -40,6 +40,11 @@ describe("the setup's view of the proxy", () => {
       PIP_EXTRA_INDEX_URL: "http://172.30.0.2:3131/simple/ http://172.30.0.2:3132/simple/",
       npm_config_registry: "http://172.30.0.2:3133/npm/",
       npm_config_replace_registry_host: "always",
+      // corepack's downloads of pnpm and Yarn, and Yarn itself, from the same mirror.
+      COREPACK_NPM_REGISTRY: "http://172.30.0.2:3133/npm",
+      YARN_REGISTRY: "http://172.30.0.2:3133/npm/",
+      YARN_NPM_REGISTRY_SERVER: "http://172.30.0.2:3133/npm",
+      YARN_UNSAFE_HTTP_WHITELIST: "172.30.0.2",
       PIP_TRUSTED_HOST: "172.30.0.2 self-signed.example",
     });
   });
