@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
-import { createOfflineEngine } from "../src/debug/offline.js";
+import { createOfflineEngine } from "../src/debug/offline/index.js";
 import { createPythonRuntime, python } from "../src/lang/python/index.js";
 import { runFix } from "../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";

@@ -4,7 +4,7 @@ import { explainChange, type ExplainOptions } from "./audit/explain.js";
 import { pipelineAudit, type AuditOutcome } from "./audit/index.js";
 import { loadConfig, type Config } from "./config.js";
 import { createLlmEngine } from "./debug/llm.js";
-import { createOfflineEngine } from "./debug/offline.js";
+import { createOfflineEngine } from "./debug/offline/index.js";
 import { startRedelivery, type AppHookApi } from "./inbound/redeliver.js";
 import { defaultLanguage, resolveLanguage } from "./lang/registry.js";
 import type { Language, Runtime } from "./lang/types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tupleItems } from "../../src/debug/offline.js";
+import { tupleItems } from "../../src/debug/offline/index.js";
 
 describe("the offline engine's observed call", () => {
   it("splits a tuple's repr at its top-level commas only", () => {

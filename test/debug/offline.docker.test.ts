@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Budget, experimentTimeoutMs } from "../../src/debug/budget.js";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import type { BugContext, EngineRun } from "../../src/debug/types.js";
 import { createPythonRuntime, pythonFiles } from "../../src/lang/python/index.js";
 import type { Runtime, TestRun } from "../../src/lang/types.js";

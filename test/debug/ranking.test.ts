@@ -9,7 +9,7 @@ import {
 } from "../../src/debug/evidence.js";
 import { progress } from "../../src/debug/progress.js";
 import { breadthFirst, lineWeight, linesToTry } from "../../src/debug/schedule.js";
-import { alikeFirst, copiesOf, sameReplacement } from "../../src/debug/offline.js";
+import { alikeFirst, copiesOf, sameReplacement } from "../../src/debug/offline/index.js";
 import { editShape } from "../../src/debug/shape.js";
 import type { FailureEvidence } from "../../src/lang/types.js";
 

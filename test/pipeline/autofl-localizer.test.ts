@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { autoflLocalizer } from "../../src/compose.js";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import { say, ScriptedModel } from "../doubles/scripted-model.js";
 import { fixLocally, fixture } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pipelineAudit } from "../../src/audit/index.js";
 import { autoflLocalizer } from "../../src/compose.js";
 import { loadConfig } from "../../src/config.js";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import { createLogger } from "../../src/log.js";
 import type { RunContext } from "../../src/pipeline/index.js";
 import { ScriptedModel, say } from "../doubles/scripted-model.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openWorkspace } from "../../src/compose.js";
 import { explainChange } from "../../src/audit/explain.js";
 import { loadConfig } from "../../src/config.js";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import { explainReply } from "../../src/report/explain.js";
 import { git } from "../helpers/git.js";
 import { fixLocally, fixture } from "../pipeline/helpers.js";
