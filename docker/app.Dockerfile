@@ -8,6 +8,17 @@
 # without a registry. The classic builder suffices (no BuildKit features).
 ARG BASE=node:20-bookworm-slim
 
+# The compiled JavaScript: `npm run build` (tsc, then the run-time files copied beside it), as
+# `npm pack` builds the published package; the image runs dist/, never src/ through tsx.
+FROM ${BASE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.ts ./scripts/build.ts
+COPY src ./src
+RUN npm run build
+
 FROM ${BASE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -23,9 +34,10 @@ RUN if ! command -v git >/dev/null || ! command -v tini >/dev/null; then \
  && (id -u hypofix >/dev/null 2>&1 || useradd --uid 10002 --user-group --create-home --shell /bin/sh hypofix)
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json app.yml ./
+COPY package.json package-lock.json app.yml ./
 COPY bin ./bin
-COPY src ./src
+# What the published package ships: without src/, bin/hypofix.js runs dist/cli.js.
+COPY --from=build /app/dist ./dist
 COPY prompts ./prompts
 COPY docker ./docker
 RUN ln -s /app/bin/hypofix.js /usr/local/bin/hypofix

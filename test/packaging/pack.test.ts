@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +39,30 @@ async function hypofix(args: string[]): Promise<{ code: number; stdout: string; 
   }
 }
 
+/**
+ * The package's dependencies as installed here, without asking a registry: every top-level
+ * package of this checkout's node_modules linked, except the devDependencies (tsx among them),
+ * so the runs below show that nothing the package runs needs them.
+ */
+async function linkDependencies(into: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
+  const dev = new Set(Object.keys(manifest.devDependencies));
+  expect(dev).toContain("tsx");
+  const from = join(ROOT, "node_modules");
+  for (const entry of await readdir(from)) {
+    if (entry.startsWith(".")) continue;
+    const names = entry.startsWith("@")
+      ? (await readdir(join(from, entry))).map((name) => `${entry}/${name}`)
+      : [entry];
+    for (const name of names.filter((n) => !dev.has(n))) {
+      await mkdir(dirname(join(into, name)), { recursive: true });
+      await symlink(join(from, name), join(into, name), "dir");
+    }
+  }
+}
+
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "hypofix-pack-"));
   // `npm pack` runs prepack (the build) and writes the tarball npm would publish.
@@ -54,8 +78,7 @@ beforeAll(async () => {
   files = packed!.files.map((f) => f.path);
   await run("tar", ["-xzf", join(scratch, packed!.filename), "-C", scratch]);
   pkg = join(scratch, "package");
-  // The dependencies as installed here, without asking a registry.
-  await symlink(join(ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
+  await linkDependencies(join(pkg, "node_modules"));
 }, 300_000);
 afterAll(() => (scratch ? rm(scratch, { recursive: true, force: true }) : undefined));
 
@@ -70,6 +93,21 @@ describe("the published package (npm pack, unpacked, its bin run)", () => {
     expect(files.filter((f) => f.startsWith("src/") || f.endsWith(".ts"))).toEqual([]);
     expect(existsSync(join(pkg, "src"))).toBe(false);
     expect((await readdir(join(pkg, "prompts"))).length).toBe((await readdir(join(ROOT, "prompts"))).length);
+  });
+
+  it("runs without its devDependencies: tsx does not resolve from the package, probot does", async () => {
+    const resolves = async (name: string) => {
+      try {
+        await run("node", ["--input-type=module", "-e", `await import(${JSON.stringify(name)})`], {
+          cwd: pkg,
+        });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(await resolves("tsx/esm/api")).toBe(false);
+    expect(await resolves("probot")).toBe(true);
   });
 
   it("answers --help", async () => {
