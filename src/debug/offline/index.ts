@@ -4,7 +4,7 @@ import { changerOf, partnersOf, tryPairs } from "./pairs.js";
 import { planRun } from "./plan.js";
 import { probeLine } from "./probe.js";
 import { singleEdit } from "./single.js";
-import { finish, type OfflineRun } from "./state.js";
+import { finish, startRun } from "./state.js";
 import { tryTwins } from "./twins.js";
 
 export { alikeFirst, sameReplacement } from "./base.js";
@@ -32,23 +32,13 @@ export function createOfflineEngine(options: OfflineOptions = {}): DebugEngine {
   return {
     name: "offline",
     async run(bug, runtime, budget, validate) {
-      const run: OfflineRun = {
+      const run = startRun(
         bug,
         runtime,
         budget,
         validate,
-        failureText: bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure",
-        testFile: bug.primaryTest.split("::")[0]!,
-        steps: [],
-        candidates: [],
-        queue: await planRun(bug, runtime, budget, options.minScore ?? 0),
-        probed: new Map(),
-        changers: [],
-        pairsTried: 0,
-        twinned: new Set(),
-        base: undefined,
-        unreached: [],
-      };
+        await planRun(bug, runtime, budget, options.minScore ?? 0),
+      );
       for (let next = 0; next < run.queue.length; next++) {
         const item = run.queue[next]!;
         if (budget.exhausted()) return finish(run, "budget");

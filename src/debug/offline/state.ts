@@ -41,6 +41,33 @@ export interface OfflineRun {
   unreached: PlannedHypothesis[];
 }
 
+/** A run of `bug` that tries `queue` in order, nothing tried yet. */
+export function startRun(
+  bug: BugContext,
+  runtime: Runtime,
+  budget: Budget,
+  validate: Validate,
+  queue: PlannedHypothesis[],
+): OfflineRun {
+  return {
+    bug,
+    runtime,
+    budget,
+    validate,
+    failureText: bug.failure ? `${bug.failure.type}: ${bug.failure.message}`.trim() : "the failure",
+    testFile: bug.primaryTest.split("::")[0]!,
+    steps: [],
+    candidates: [],
+    queue,
+    probed: new Map(),
+    changers: [],
+    pairsTried: 0,
+    twinned: new Set(),
+    base: undefined,
+    unreached: [],
+  };
+}
+
 /** The run's result, stopped for `stop`. */
 export function finish(run: OfflineRun, stop: "done" | "budget"): EngineRun {
   return { steps: run.steps, candidates: run.candidates, done: stop === "done", stop };
