@@ -14,14 +14,9 @@ import { claimOf } from "./words.js";
  */
 export function takeBase(run: OfflineRun, next: number, item: PlannedHypothesis, tried: Attempted): boolean {
   const { passed, validation } = tried;
-  if (
-    !passed ||
-    !validation ||
-    validation.brokenTests.length !== 0 ||
-    validation.stillFailing.length === 0 ||
-    run.base
-  )
-    return false;
+  const firstOnly =
+    passed && validation && validation.brokenTests.length === 0 && validation.stillFailing.length > 0;
+  if (!firstOnly || run.base) return false;
   const { queue } = run;
   run.base = { item, test: validation.stillFailing[0]! };
   queue.push(...run.unreached.splice(0));
