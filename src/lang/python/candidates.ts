@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import type { Sandbox } from "../../sandbox/types.js";
@@ -20,36 +21,16 @@ import { isTestFile } from "./test-files.js";
 
 const CANDIDATE_HELPER = "hypofix_candidates.py";
 
-/** The kinds of mistake a candidate repairs (after the ManySStuBs4J / PySStuBs taxonomies). */
-export const CANDIDATE_FAMILIES = [
-  "changed-identifier",
-  "changed-attribute",
-  "changed-key",
-  "changed-literal",
-  "changed-operator",
-  "swapped-operands",
-  "swapped-arguments",
-  "missing-argument",
-  "extra-argument",
-  "wrong-function",
-  "negated-condition",
-  "over-specific-condition",
-  "over-broad-condition",
-  "missing-return",
-  "discarded-result",
-  "missing-reset",
-  "missing-guard",
-  "missing-condition",
-  "missing-append",
-  "missing-call",
-  "missing-init",
-  "missing-copy",
-  "extended-expression",
-  "wrong-exception",
-  "mutable-default",
-  "off-by-one",
-] as const;
-export type CandidateFamily = (typeof CANDIDATE_FAMILIES)[number];
+/**
+ * The kinds of mistake a candidate repairs (after the ManySStuBs4J / PySStuBs taxonomies), as the
+ * helper's registry names them (helpers/hypofix_cand/registry.py): candidate-families.json is
+ * written from it by scripts/candidate-families.ts and checked by a test.
+ */
+export const CANDIDATE_FAMILIES: readonly [string, ...string[]] = z
+  .object({ families: z.tuple([z.string().min(1)]).rest(z.string().min(1)) })
+  .parse(JSON.parse(readFileSync(new URL("./candidate-families.json", import.meta.url), "utf8"))).families;
+/** One of CANDIDATE_FAMILIES (a name the helper's registry knows; checked when its output is read). */
+export type CandidateFamily = string;
 
 const editSchema = z.discriminatedUnion("op", [
   z.object({
