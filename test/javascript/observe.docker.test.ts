@@ -3,26 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { observeJs, runDebugger, type TestCommand } from "../../src/lang/javascript/observe.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import type { SandboxSupport } from "../../src/sandbox/types.js";
+import { NODE_IMAGE, NODE_SUPPORT } from "./node-sandbox.js";
 
 // The debugger experiment against real Node in the Node sandbox image: plain JavaScript under
 // node:test, CommonJS and ESM, the helper preloaded from the sandbox's helpers folder.
 const config = loadConfig();
-const NODE_IMAGE = `${process.env.HYPOFIX_NODE_IMAGE ?? "hypofix/sandbox-node:1"}-node20`;
 const FIXTURE = fileURLToPath(new URL("../fixtures/js-observe", import.meta.url));
-const HELPERS = fileURLToPath(new URL("../../src/lang/javascript/helpers", import.meta.url));
-
-/**
- * The Node image has no Python and JavaScript's own command runner is not this module's: PID 1
- * is `sleep` (it reaps nothing, which these short runs do not need), and with no runner the
- * sandbox runs each command with its own `docker exec`.
- */
-export const NODE_SUPPORT: SandboxSupport = {
-  helpers: { dir: HELPERS, ignore: [] },
-  init: ["sleep", "infinity"],
-  supervisor: ["false"],
-  env: {},
-};
 
 const nodeTest = (file: string, name: string): TestCommand => ({
   argv: ["node", "--test", "--test-name-pattern", name, file],

@@ -90,6 +90,8 @@ function start(req) {
   const ours = new Set();
   let hits = 0;
   let total = 0;
+  /** Per frame (its function and depth), the last position of the line it paused at. */
+  const lastAt = new Map();
 
   session.on("Debugger.scriptParsed", ({ params }) => {
     try {
@@ -97,20 +99,26 @@ function start(req) {
       if (!located) return;
       const script = { id: params.scriptId, ...located };
       scripts.set(params.scriptId, script);
+      const end = { scriptId: params.scriptId, lineNumber: params.endLine + 1, columnNumber: 0 };
       const possible = post("Debugger.getPossibleBreakpoints", {
         start: { scriptId: params.scriptId, lineNumber: 0, columnNumber: 0 },
-        end: { scriptId: params.scriptId, lineNumber: params.endLine + 1, columnNumber: 0 },
+        end,
       }).locations;
-      script.executable = new Map();
+      /** Original 0-based line → the generated positions that run it, in order. */
+      const executable = new Map();
       for (const loc of possible) {
         const orig = toOriginal(script, loc.lineNumber, loc.columnNumber);
-        if (orig !== undefined && !script.executable.has(orig)) script.executable.set(orig, loc);
+        if (orig === undefined) continue;
+        if (!executable.has(orig)) executable.set(orig, []);
+        executable.get(orig).push(loc);
       }
-      const first = script.executable.get(line0);
-      emit(req, { event: "loaded", executable: [...script.executable.keys()].map((l) => l + 1) });
-      if (!first) return;
-      const bp = post("Debugger.setBreakpoint", { location: first });
-      ours.add(bp.breakpointId);
+      script.executable = executable;
+      emit(req, { event: "loaded", executable: [...executable.keys()].map((l) => l + 1) });
+      // A breakpoint at every position of the line but a function's return: the line may hold
+      // code of several functions (`const f = (x) => ...` runs at load and in every call).
+      for (const loc of executable.get(line0) || []) {
+        if (loc.type !== "return") ours.add(post("Debugger.setBreakpoint", { location: loc }).breakpointId);
+      }
     } catch (err) {
       emit(req, { event: "problem", message: String(err && err.message) });
     }
@@ -119,10 +127,19 @@ function start(req) {
   session.on("Debugger.paused", ({ params }) => {
     try {
       if (!(params.hitBreakpoints || []).some((id) => ours.has(id))) return;
+      const frame = params.callFrames[0];
+      // One hit per execution of the line in a frame, as Python's line events: a later position
+      // of the line in the same frame is the same execution; the same or an earlier one (a loop
+      // coming round, another call) is a new one.
+      const fn = frame.functionLocation || {};
+      const where = `${fn.scriptId}:${fn.lineNumber}:${fn.columnNumber}@${params.callFrames.length}`;
+      const at = frame.location.lineNumber * 1e7 + frame.location.columnNumber;
+      const last = lastAt.get(where);
+      lastAt.set(where, at);
+      if (last !== undefined && at > last) return;
       total++;
       if (hits >= req.limit) return;
       hits++;
-      const frame = params.callFrames[0];
       const values = req.exprs.map((expr) => evaluate(post, frame.callFrameId, expr));
       emit(req, { event: "hit", values });
     } catch (err) {
@@ -359,19 +376,18 @@ function reachedLines(post, scripts) {
     const starts = [0];
     for (let i = 0; i < source.length; i++) if (source[i] === "\n") starts.push(i + 1);
     const ranges = entry.functions.flatMap((f) => f.ranges);
-    for (const [orig, loc] of script.executable) {
-      const offset = (starts[loc.lineNumber] || 0) + loc.columnNumber;
-      // The innermost (shortest) range holding the position says how often it ran.
-      let best;
-      for (const r of ranges) {
-        if (
-          r.startOffset <= offset &&
-          offset < r.endOffset &&
-          (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)
-        )
-          best = r;
-      }
-      if (best && best.count > 0) reached.add(orig + 1);
+    for (const [orig, locations] of script.executable) {
+      const ran = locations.some((loc) => {
+        const offset = (starts[loc.lineNumber] || 0) + loc.columnNumber;
+        // The innermost (shortest) range holding the position says how often it ran.
+        let best;
+        for (const r of ranges) {
+          const inside = r.startOffset <= offset && offset < r.endOffset;
+          if (inside && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)) best = r;
+        }
+        return best !== undefined && best.count > 0;
+      });
+      if (ran) reached.add(orig + 1);
     }
   }
   return [...reached].sort((a, b) => a - b);
