@@ -1,22 +1,15 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { runDebugger, type TestCommand } from "../../src/lang/javascript/observe.js";
-import {
-  detectNodeSetup,
-  keyContent,
-  NODE_SETUP_ENV,
-  persistCommand,
-  restoreCommand,
-} from "../../src/lang/javascript/setup.js";
+import { restoreCommand } from "../../src/lang/javascript/setup.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
-import { prepareEnvironment } from "../../src/sandbox/environment.js";
 import { inspectImage } from "../../src/sandbox/images.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { copyFixture, removeImages } from "../environment/helpers.js";
+import { removeImages } from "../environment/helpers.js";
 import { startSetupMirror } from "../helpers/npm-mirror.js";
-import { NODE_IMAGE, NODE_SUPPORT } from "./node-sandbox.js";
+import { buildNodeFixture, NODE_IMAGE, NODE_SUPPORT } from "./node-sandbox.js";
 
 // The debugger experiment on TypeScript, through the project's own transform and its source
 // maps: tsx under node:test, and Vitest. The project's packages (its lockfile) come from the
@@ -26,39 +19,21 @@ import { NODE_IMAGE, NODE_SUPPORT } from "./node-sandbox.js";
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 400_000 });
 const config = loadConfig();
 const docker = dockerClient();
+const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 let sb: Sandbox;
 let image: string | undefined;
 
 beforeAll(async () => {
   const base = await inspectImage(docker, NODE_IMAGE);
   if (!base) throw new Error(`${NODE_IMAGE} not found: bash scripts/provision.sh builds it`);
-  const repo = await copyFixture("js-observe-ts");
-  const files = new Map<string, string>();
-  for (const file of ["package.json", "package-lock.json"])
-    files.set(file, await readFile(path.join(repo, file), "utf8"));
-  const mirror = await startSetupMirror({ lockfiles: [path.join(repo, "package-lock.json")], docker });
-  try {
-    const plan = detectNodeSetup(files)!;
-    const env = await prepareEnvironment({
-      base,
-      repoDir: repo,
-      workingDirectory: "",
-      setup: [...plan.commands, persistCommand("/work")],
-      dependencyFiles: [...files].map(([p, content]) => ({ path: p, content: keyContent(p, content) })),
-      scope: `test-observe-ts-${process.pid}-${Date.now()}`,
-      allowNetwork: true,
-      limits: config.sandbox.limits,
-      setupTimeoutMs: 300_000,
-      setupEnv: { ...NODE_SETUP_ENV, ...mirror.setupEnv },
-      egress: { ...config.environment.egress, allow: [], mirrors: [mirror.egress] },
-      cacheBytes: 1024 ** 4,
-    });
-    image = env.image;
-  } finally {
-    await mirror.close();
-  }
+  const mirror = await startSetupMirror({
+    lockfiles: [path.join(FIXTURES, "js-observe-ts/package-lock.json")],
+    docker,
+  });
+  const built = await buildNodeFixture("js-observe-ts", base, mirror).finally(() => mirror.close());
+  image = built.env.image;
   sb = await createSandbox("docker", {
-    repoDir: repo,
+    repoDir: built.repo,
     image,
     limits: { ...config.sandbox.limits, timeoutMs: 90_000 },
     support: NODE_SUPPORT,
