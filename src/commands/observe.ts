@@ -17,10 +17,13 @@ export function registerObserveCommand(program: Command): void {
     .command("observe")
     .description("run one debugging experiment against a test and print the observation the model sees")
     .argument("<repo-dir>")
-    .requiredOption("--test <id>", "id of the failing test, e.g. a pytest node id")
+    .requiredOption(
+      "--test <id>",
+      "id of the failing test, e.g. a pytest node id or test/cart.test.js::Cart > totals",
+    )
     .requiredOption(
       "--experiment <experiment>",
-      'b file.py:line ;; c ;; p expr | REPLACE(line, "old", "new") AND ... AND RUN | trace file.py:function',
+      'b file:line ;; c ;; p expr | REPLACE(line, "old", "new") AND ... AND RUN | trace file:function (file.py, src/cart.ts, ...)',
     )
     .option("--file <path>", "file that edits and breakpoints without a file refer to")
     .addOption(

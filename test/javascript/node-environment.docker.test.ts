@@ -4,26 +4,18 @@ import { fileURLToPath } from "node:url";
 import type Docker from "dockerode";
 import tar from "tar-fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import {
-  detectNodeSetup,
-  keyContent,
-  NODE_SETUP_ENV,
-  persistCommand,
-  restoreCommand,
-} from "../../src/lang/javascript/setup.js";
+import { restoreCommand } from "../../src/lang/javascript/setup.js";
 import { dockerClient, runExec } from "../../src/sandbox/docker.js";
-import { prepareEnvironment } from "../../src/sandbox/environment.js";
 import { inspectImage, type BaseImage } from "../../src/sandbox/images.js";
-import { copyFixture, removeImages } from "../environment/helpers.js";
+import { removeImages } from "../environment/helpers.js";
 import { startSetupMirror, type SetupMirror } from "../helpers/npm-mirror.js";
+import { buildNodeFixture } from "./node-sandbox.js";
 
 // A JavaScript project's environment end to end, against the real engine, the real egress
 // proxy and real package managers: the lockfile's install in a build container of the Node
 // image, every package (and pnpm or Yarn itself) from the test's mirror through the proxy and
 // nothing else, then mocha run from the committed image without a network.
 vi.setConfig({ testTimeout: 300_000 });
-const config = loadConfig();
 const docker = dockerClient();
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 const NODE_IMAGE = `${process.env.HYPOFIX_NODE_IMAGE ?? "hypofix/sandbox-node:1"}-node20`;
@@ -75,32 +67,11 @@ const run = (container: Docker.Container, argv: string[], stdin?: Parameters<typ
     ...(stdin ? { stdin } : {}),
   });
 
-/** Builds the environment of a fixture as the pipeline would: detected setup, then the persist step. */
+/** Builds the environment of a fixture (buildNodeFixture), removed after the file's tests. */
 async function buildFixture(name: string) {
-  const repo = await copyFixture(name);
-  const files = new Map<string, string>();
-  for (const file of ["package.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock"]) {
-    const content = await readFile(path.join(repo, file), "utf8").catch(() => undefined);
-    if (content !== undefined) files.set(file, content);
-  }
-  const plan = detectNodeSetup(files)!;
-  const env = await prepareEnvironment({
-    base,
-    repoDir: repo,
-    workingDirectory: "",
-    setup: [...plan.commands, persistCommand("/work")],
-    dependencyFiles: [...files].map(([p, content]) => ({ path: p, content: keyContent(p, content) })),
-    scope: `test-node-env-${name}-${process.pid}-${Date.now()}`,
-    allowNetwork: true,
-    limits: config.sandbox.limits,
-    setupTimeoutMs: 240_000,
-    setupEnv: { ...NODE_SETUP_ENV, ...mirror.setupEnv },
-    // The mirror and nothing else: no setup here reaches a public registry.
-    egress: { ...config.environment.egress, allow: [], mirrors: [mirror.egress] },
-    cacheBytes: 1024 ** 4,
-  });
-  built.push(env.image);
-  return { repo, plan, env };
+  const fixture = await buildNodeFixture(name, base, mirror);
+  built.push(fixture.env.image);
+  return fixture;
 }
 
 /** Copies the repository into an offline container of the environment, restores the installed tree, runs mocha. */
