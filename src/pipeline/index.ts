@@ -283,6 +283,7 @@ async function debugPhase(
     primaryTest: primary,
     ...(primaryRun?.failure ? { failure: primaryRun.failure } : {}),
     suspicious: localized.suspicious,
+    ...(localized.localizationRuns ? { ranked: localized.localization } : {}),
     functions: localized.coverage.functions,
     reaches: coverageReaches(localized.coverage),
     experimentTimeoutMs: experimentTimeoutMs(reproduced.baseline),
