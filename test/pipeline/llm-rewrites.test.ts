@@ -110,6 +110,24 @@ describe("the llm engine's rewrites through runFix (real pytest, model mocked at
     );
   });
 
+  it("proposes the smaller of two plausible rewrites, whichever came first", async () => {
+    const larger = fence(
+      'def withdraw(self, amount):\n    if amount <= 0:\n        raise ValueError("withdrawal must be positive")\n    available = self.balance + self.overdraft\n    if amount > available:\n        raise InsufficientFunds(f"{self.owner} cannot withdraw {amount}")\n    self.balance -= amount\n    return self.balance',
+    );
+    for (const choices of [
+      [larger, fixed],
+      [fixed, larger],
+    ]) {
+      replay([step, done, { choices, usage: [1200, 200] }]);
+      const chat = model();
+      const engine = createLlmEngine(chat, { maxSteps: 1, patches: 2, ldbIterations: 0 });
+      const { result, patch } = await fixLocally(example("bank-account"), engine).outcome;
+      expect(result.patches.filter((p) => p.plausible)).toHaveLength(2);
+      expect(patch).toContain("+        if amount > self.balance + self.overdraft:\n");
+      expect(patch).not.toContain("available = self.balance + self.overdraft");
+    }
+  });
+
   it("ends no-fix when the second round brings back the same broken rewrite", async () => {
     replay([
       step,

@@ -60,7 +60,10 @@ describe("runFix with the llm engine through the real openai client (nock-record
     );
 
     expect(result.status).toBe("fixed");
-    expect(patch).toContain("+        if amount > self.balance + self.overdraft:");
+    // Of the two plausible rewrites, the one changing fewer tokens (it only adds a conjunct).
+    expect(patch).toContain(
+      "-        if not self.can_withdraw(amount):\n+        if not self.can_withdraw(amount) and amount != self.balance + self.overdraft:\n",
+    );
     expect(result.confidence).toMatchObject({ done: true, reproduced: true, suitePasses: true });
     expect(result.usage).toEqual({ llmCalls: 7, promptTokens: 7194, completionTokens: 1450 });
     // The rejected hypothesis is folded into the list of what was ruled out; the decisive one is shown.
