@@ -3,6 +3,7 @@ import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
 import type { FunctionInfo, Runtime } from "../lang/types.js";
 import type { Budget } from "./budget.js";
+import { moduleContext } from "./module-context.js";
 import {
   parseBlockVerdicts,
   parseConclusion,
@@ -11,7 +12,16 @@ import {
   type ParseOutcome,
   type ProposedStep,
 } from "./parse.js";
-import type { BugContext, Candidate, DebugEngine, EngineRun, StepRecord, Validate } from "./types.js";
+import { rewriteCandidate } from "./rewrite.js";
+import type {
+  BugContext,
+  Candidate,
+  DebugEngine,
+  EngineRun,
+  StepRecord,
+  Validate,
+  Validation,
+} from "./types.js";
 
 export interface LlmEngineOptions {
   /** AutoSD's `s`: hypothesize-observe-conclude steps at most. */
@@ -20,6 +30,8 @@ export interface LlmEngineOptions {
   patches: number;
   /** LDB regenerations when the loop ends without DONE and no candidate validates. */
   ldbIterations?: number;
+  /** Rewrites asked for again when every one broke other tests (the round with their failures). */
+  brokeRetries?: number;
   temperature?: number;
 }
 
@@ -143,26 +155,90 @@ async function generateFixes(
   steps: StepRecord[],
   fromStep: number,
 ): Promise<EngineRun["candidates"]> {
+  const request: ChatMessage[] = [
+    ...ctx.opening,
+    {
+      role: "user",
+      content: renderPrompt("autosd-fix", {
+        evidence: evidence(steps),
+        function_name: ctx.target.qualname,
+        file: ctx.target.file,
+        module: moduleContext(ctx.source, ctx.target.file, ctx.bug.functions),
+      }),
+    },
+  ];
+  const answers = await ctx.session.ask(request, ctx.options.patches, ctx.options.temperature ?? 0.8);
+  const tried = await validateAnswers(ctx, dedupe(answers), fromStep);
+  if (!tried.some((c) => c.validation.plausible)) {
+    tried.push(...(await brokeOthersRound(ctx, request, tried, fromStep)));
+  }
+  return tried.map(({ candidate, validation }) => ({ candidate, validation }));
+}
+
+/** A validated rewrite with the answer it came from. */
+interface Tried {
+  candidate: Candidate;
+  validation: Validation;
+  answer: string;
+}
+
+async function validateAnswers(
+  ctx: EngineContext,
+  answers: { text: string; code: string }[],
+  fromStep: number,
+): Promise<Tried[]> {
+  const out: Tried[] = [];
+  for (const answer of answers) {
+    const candidate = rewriteCandidate(ctx.target, ctx.bug.functions, ctx.source, answer.code, fromStep);
+    if (!candidate) continue;
+    out.push({ candidate, validation: await ctx.validate(candidate), answer: answer.text });
+  }
+  return out;
+}
+
+/**
+ * One more round for a rewrite that made the failing tests pass but broke others: the
+ * conversation goes on with the broken tests' failures, as AutoSD's loop goes on with a
+ * new observation; the one that broke fewest goes back.
+ */
+async function brokeOthersRound(
+  ctx: EngineContext,
+  request: ChatMessage[],
+  candidates: Tried[],
+  fromStep: number,
+): Promise<Tried[]> {
+  const broke = candidates
+    .filter((c) => c.validation.stillFailing.length === 0 && c.validation.brokenTests.length > 0)
+    .sort((a, b) => a.validation.brokenTests.length - b.validation.brokenTests.length)[0];
+  const n = Math.min(ctx.options.patches, ctx.options.brokeRetries ?? 3);
+  if (!broke || n < 1 || ctx.budget.exhausted()) return [];
+  const { brokenTests, brokenFailures = [] } = broke.validation;
+  const failures = [
+    ...brokenFailures.map((f) => `${f.id}:\n${f.text}`),
+    ...(brokenTests.length > brokenFailures.length
+      ? [
+          `(and ${brokenTests.length - brokenFailures.length} more: ${brokenTests.slice(brokenFailures.length).join(", ")})`,
+        ]
+      : []),
+  ].join("\n\n");
   const answers = await ctx.session.ask(
     [
-      ...ctx.opening,
+      ...request,
+      { role: "assistant", content: broke.answer },
       {
         role: "user",
-        content: renderPrompt("autosd-fix", {
-          evidence: evidence(steps),
+        content: renderPrompt("autosd-fix-broke", {
+          test_id: ctx.bug.primaryTest,
+          failures,
           function_name: ctx.target.qualname,
         }),
       },
     ],
-    ctx.options.patches,
+    n,
     ctx.options.temperature ?? 0.8,
   );
-  const candidates: EngineRun["candidates"] = [];
-  for (const fn of dedupe(answers)) {
-    const candidate = replaceFunction(ctx.target, ctx.source, fn, fromStep);
-    candidates.push({ candidate, validation: await ctx.validate(candidate) });
-  }
-  return candidates;
+  const seen = new Set(candidates.map((c) => c.validation.diff));
+  return (await validateAnswers(ctx, dedupe(answers), fromStep)).filter((c) => !seen.has(c.validation.diff));
 }
 
 /**
@@ -231,7 +307,11 @@ async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<Eng
       step.note = `the answer held no usable function: ${parsed.problem}`;
       continue;
     }
-    const candidate = replaceFunction(target, ctx.source, parsed.value, steps.length - 1);
+    const candidate = rewriteCandidate(target, ctx.bug.functions, ctx.source, parsed.value, steps.length - 1);
+    if (!candidate) {
+      step.note = "the regenerated function is the function as it was";
+      continue;
+    }
     const validation = await ctx.validate(candidate);
     candidates.push({ candidate, validation });
     step.conclusion = validation.plausible ? "supported" : "rejected";
@@ -298,7 +378,12 @@ function undecidedStep(problem: string): StepRecord {
   };
 }
 
+/** The localizer's first function when it ran, else the function of SBFL's most suspicious line. */
 function targetFunction(bug: BugContext): FunctionInfo | undefined {
+  for (const ranked of bug.ranked ?? []) {
+    const fn = bug.functions.find((f) => f.file === ranked.file && f.qualname === ranked.function);
+    if (fn) return fn;
+  }
   for (const line of bug.suspicious) {
     const fn = bug.functions.find((f) => f.file === line.file && f.qualname === line.function);
     if (fn) return fn;
@@ -360,43 +445,19 @@ function evidence(steps: StepRecord[]): string {
     .join("\n\n");
 }
 
-function dedupe(answers: string[]): string[] {
+/** The answers holding a function, each once: its text (for a follow-up turn) and its code block. */
+function dedupe(answers: string[]): { text: string; code: string }[] {
   const seen = new Set<string>();
-  const out: string[] = [];
-  for (const answer of answers) {
-    const parsed = parseFunctionAnswer(answer);
+  const out: { text: string; code: string }[] = [];
+  for (const text of answers) {
+    const parsed = parseFunctionAnswer(text);
     if (!parsed.ok) continue;
     const key = parsed.value.replace(/\s+/g, " ").trim();
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(parsed.value);
+    out.push({ text, code: parsed.value });
   }
   return out;
-}
-
-/** The file with the target function's lines replaced by the model's function, re-indented to the original's level. */
-export function replaceFunction(
-  target: FunctionInfo,
-  source: string,
-  fn: string,
-  fromStep: number,
-): Candidate {
-  const lines = source.split("\n");
-  const originalIndent = /^\s*/.exec(lines[target.startLine - 1] ?? "")![0];
-  const fnLines = fn.split("\n");
-  const defLine = fnLines.find((l) => /^\s*(async\s+)?def\s/.test(l)) ?? fnLines[0] ?? "";
-  const modelIndent = /^\s*/.exec(defLine)![0];
-  const body = fnLines.map((l) =>
-    l.trim() === ""
-      ? ""
-      : originalIndent + (l.startsWith(modelIndent) ? l.slice(modelIndent.length) : l.trimStart()),
-  );
-  const after = [...lines.slice(0, target.startLine - 1), ...body, ...lines.slice(target.endLine)].join("\n");
-  return {
-    edits: [{ file: target.file, before: source, after }],
-    ...(fromStep >= 0 ? { fromStep } : {}),
-    at: { file: target.file, line: target.startLine, function: target.qualname },
-  };
 }
 
 function lastIndex<T>(items: T[], predicate: (item: T) => boolean): number {

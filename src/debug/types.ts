@@ -23,6 +23,12 @@ export interface BugContext {
   failure?: TestFailure;
   /** SBFL-ranked lines, most suspicious first, already limited to editable files. */
   suspicious: SuspiciousLine[];
+  /**
+   * The localizer's ranked functions (AutoFL's, most likely first) when a localizer ran; the
+   * llm engine debugs the first of them, covered or not (code a test runs while it is
+   * collected may not count as covered), before SBFL's lines.
+   */
+  ranked?: { file: string; function: string }[];
   functions: FunctionInfo[];
   /**
    * Whether a test executed a line in the coverage run before any edit; undefined when the run
@@ -65,6 +71,8 @@ export interface Validation {
   testsFailed: number;
   /** Tests that passed before the patch and fail after it. */
   brokenTests: string[];
+  /** How the first few broken tests failed (the runner's text, capped), for the model's next round. */
+  brokenFailures?: { id: string; text: string }[];
   /** Failing tests still failing. */
   stillFailing: string[];
   /** Tests that failed before the patch, were not targeted, and still fail with it. */

@@ -11,6 +11,7 @@ import { coverageReaches, localizePhase, type Localized, type Localizer } from "
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
 import { suiteSelection } from "./suite.js";
+import { foldEquivalent } from "./patch-size.js";
 import { makeValidator } from "./validate.js";
 import type { ReportMeta } from "../report/render.js";
 import type { RepoConfig } from "../repo-config.js";
@@ -283,6 +284,7 @@ async function debugPhase(
     primaryTest: primary,
     ...(primaryRun?.failure ? { failure: primaryRun.failure } : {}),
     suspicious: localized.suspicious,
+    ...(localized.localizationRuns ? { ranked: localized.localization } : {}),
     functions: localized.coverage.functions,
     reaches: coverageReaches(localized.coverage),
     experimentTimeoutMs: experimentTimeoutMs(reproduced.baseline),
@@ -336,7 +338,11 @@ async function validateAndAudit(
   const { state, context } = run;
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
-  let chosen = engineRun.candidates.find((c) => c.validation.plausible);
+  // Of the plausible candidates (equal on the suite), the one a reviewer reads fastest.
+  let chosen = foldEquivalent(
+    engineRun.candidates.filter((c) => c.validation.plausible),
+    state.localization?.[0],
+  )[0]?.chosen;
   // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.
   let partial = false;
   if (!chosen && run.request.tests.length === 0) {

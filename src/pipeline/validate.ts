@@ -5,6 +5,10 @@ import type { Runtime, TestRun } from "../lang/types.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { firstLine, isFailure } from "./reproduce.js";
 
+/** How many broken tests' failures a validation keeps, and how much of each. */
+const BROKEN_SHOWN = 3;
+const BROKEN_TEXT = 1500;
+
 /** The unified diff of a candidate's edits. */
 export function candidateDiff(edits: FileEdit[]): string {
   return edits
@@ -62,11 +66,17 @@ export function makeValidator(options: {
       const brokenTests = passedBefore.filter((id) => outcome.get(id) !== "passed");
       const otherFailures = failedBefore.filter((id) => outcome.get(id) !== "passed");
       const rejectedBecause = rejection(run, stillFailing, brokenTests);
+      const brokenFailures = brokenTests.slice(0, BROKEN_SHOWN).map((id) => {
+        const failure = run.tests.find((t) => t.id === id)?.failure;
+        const text = failure ? failure.text || `${failure.type}: ${failure.message}` : "(did not run)";
+        return { id, text: text.slice(0, BROKEN_TEXT) };
+      });
       return {
         plausible: rejectedBecause === undefined,
         testsRun: run.tests.length,
         testsFailed: run.tests.filter(isFailure).length,
         brokenTests,
+        ...(brokenFailures.length > 0 ? { brokenFailures } : {}),
         stillFailing,
         otherFailures,
         ...(rejectedBecause ? { rejectedBecause } : {}),

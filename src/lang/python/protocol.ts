@@ -74,6 +74,8 @@ export const helperSchemas = {
       file: z.string(),
       run: rawRunSchema,
       hits: z.array(z.array(z.union([z.object({ value: z.string() }), z.object({ error: z.string() })]))),
+      /** The function (code object) each hit stopped in, in the order of `hits`. */
+      frames: z.array(z.string()).optional(),
       total: z.number().int(),
       reached: z.array(z.number().int()),
     }),

@@ -28,15 +28,42 @@ export function renderDebugger(result: DebugResult, line: number, exprs: string[
     if (outcome !== NO_EXCEPTION) parts.push(`The test ended with ${outcome}`);
     return parts.join(" ");
   }
-  const perExpr = exprs.map((_, i) =>
-    renderValues(
-      result.hits.map((hit) => hit[i]!),
-      result.total,
-    ),
-  );
-  const values = exprs.length === 1 ? perExpr[0]! : exprs.map((e, i) => `${e}: ${perExpr[i]}`).join("\n");
+  const byFrame = framesOf(result);
+  const values =
+    byFrame.length <= 1
+      ? renderHits(result.hits, result.total, exprs)
+      : [
+          `The line runs in ${byFrame.length} frames (a lambda, comprehension or generator on it runs in a frame of its own), so the breakpoint stopped in each:`,
+          ...byFrame.map(
+            ({ name, hits }) =>
+              `In \`${name}\` (${hits.length} of the ${result.hits.length} stops shown): ${renderHits(hits, hits.length, exprs)}`,
+          ),
+        ].join("\n");
   const hung = result.run.tests[0]?.failure?.type === "TestTimeout" || result.run.timedOut;
   return hung ? `${values}\n(${runOutcome(result.run)})` : values;
+}
+
+/** Every expression's values over some hits. */
+function renderHits(hits: DebugHit[], total: number, exprs: string[]): string {
+  const perExpr = exprs.map((_, i) =>
+    renderValues(
+      hits.map((hit) => hit[i]!),
+      total,
+    ),
+  );
+  return exprs.length === 1 ? perExpr[0]! : exprs.map((e, i) => `${e}: ${perExpr[i]}`).join("\n");
+}
+
+type DebugHit = DebugResult["hits"][number];
+
+/** The hits grouped by the frame they stopped in, in order of first stop; one group when the helper did not say. */
+function framesOf(result: DebugResult): { name: string; hits: DebugHit[] }[] {
+  const groups = new Map<string, DebugHit[]>();
+  result.hits.forEach((hit, i) => {
+    const name = result.frames?.[i] ?? "";
+    groups.set(name, [...(groups.get(name) ?? []), hit]);
+  });
+  return [...groups].map(([name, hits]) => ({ name, hits }));
 }
 
 /** AutoSD's edit-and-run observation for the (single) test of a run. */

@@ -37,6 +37,8 @@ ROOT = os.getcwd()
 HELPERS = os.path.dirname(os.path.abspath(__file__))
 REPR_CAP = 1000
 TEXT_CAP = 4000
+# characters of one value in a failed assert's message: values up to this size are kept whole
+VALUE_CAP = 2400
 SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages"}
 # Usually a virtualenv or build output, but sometimes a real package: see is_source_dir.
 MAYBE_SKIP_DIRS = {"venv", "env", "build", "dist"}
@@ -298,6 +300,33 @@ class TestLimit:
         self.alarm.set(self.session_end - time.monotonic())
 
 
+def keep_whole_values():
+    """At the verbosity the runs use (-vv), pytest shows a failed assert's values whole, however
+    large; without it, it cuts them at 240 characters or less (`[4, 9, 9, '*', '+', 10, ...]`), a
+    structure cut in the middle. Values are kept whole up to VALUE_CAP characters."""
+    try:
+        from _pytest import _io
+        from _pytest.assertion import rewrite, util
+    except ImportError:
+        return
+    original = getattr(rewrite, "_get_maxsize_for_saferepr", None)
+    if original is not None and not getattr(original, "hypofix", False):
+
+        def maxsize(config):
+            size = original(config)
+            return VALUE_CAP if size is None else max(size, VALUE_CAP)
+
+        maxsize.hypofix = True
+        rewrite._get_maxsize_for_saferepr = maxsize
+    if hasattr(util, "saferepr_unlimited"):
+        saferepr = _io.saferepr.saferepr
+
+        def bounded(obj, use_ascii=False):
+            return saferepr(obj, maxsize=VALUE_CAP, use_ascii=use_ascii)
+
+        util.saferepr_unlimited = bounded
+
+
 def run_pytest(ids, timeout, plugins):
     """Runs pytest in-process; returns the run as a dict (tests, errors, timedOut, durationMs)."""
     import pytest
@@ -325,7 +354,8 @@ def run_pytest(ids, timeout, plugins):
     args = [
         "-p",
         "no:cacheprovider",
-        "-q",
+        # -vv for whole values in assertion messages (keep_whole_values); only ERROR lines of the terminal are read
+        "-vv",
         "--tb=short",
         "--show-capture=no",
         "-rN",
@@ -343,6 +373,7 @@ def run_pytest(ids, timeout, plugins):
     alarm.set(max(timeout, 0.1))
     limits = TestLimit(alarm, state, max(timeout, 0.1), started)
     del hypofix_pytest_options.SET_ASIDE[:]
+    keep_whole_values()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             exit_code = pytest.main(args, plugins=[recorder, limits, hypofix_pytest_options] + plugins)
@@ -457,6 +488,10 @@ class SettraceCollector:
         self.current = None
         self.data = {}
         self.kinds = {}
+        # lines that collecting a node (a test module's import: parametrize arguments, module-level
+        # objects) ran in source functions; they count for every test under that node
+        self.collected = {}
+        self.collecting = False
 
     def _local(self, lines):
         def tracer(frame, event, arg):
@@ -475,6 +510,10 @@ class SettraceCollector:
             relpath = rel(filename) if is_repo_file(filename) and not is_test_file(rel(filename)) else ""
             self.kinds[filename] = relpath
         if not relpath:
+            return None
+        # while collecting, only functions: a source module's own import runs for whichever test
+        # module imports it first, which says nothing about that module's tests
+        if self.collecting and not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
             return None
         # the call event sits on the `def` line, which ran at import: only line events count, as for coverage.py
         return self._local(self.current.setdefault(relpath, set()))
@@ -500,8 +539,29 @@ class SettraceCollector:
     def pytest_runtest_logfinish(self, nodeid, location):
         self.current = None
 
+    @hookimpl(hookwrapper=True)
+    def pytest_make_collect_report(self, collector):
+        if not collector.nodeid:
+            yield
+            return
+        saved = (self.current, self.collecting)
+        self.current = self.collected.setdefault(collector.nodeid, {})
+        self.collecting = True
+        try:
+            yield
+        finally:
+            self.current, self.collecting = saved
+
     def per_test(self):
-        return self.data
+        out = {}
+        for nodeid, files in self.data.items():
+            merged = {f: set(lines) for f, lines in files.items()}
+            for node, node_files in self.collected.items():
+                if nodeid.startswith(node + "::"):
+                    for f, lines in node_files.items():
+                        merged.setdefault(f, set()).update(lines)
+            out[nodeid] = merged
+        return out
 
 
 def mode_coverage(req):
@@ -628,6 +688,8 @@ class Probe(bdb.Bdb):
         self.exprs = [(e, compile(e, "<expression>", "eval")) for e in exprs]
         self.limit = limit
         self.hits = []
+        # the code object each hit stopped in: a lambda or comprehension on the line runs in a frame of its own
+        self.frames = []
         self.total = 0
         self.reached = set()
         # on a `def` line, bdb's function breakpoint stops at the first line of each call
@@ -649,6 +711,7 @@ class Probe(bdb.Bdb):
             except Exception as e:  # the model's expression failing is an observation
                 values.append({"error": f"{type(e).__name__}: {e}"})
         self.hits.append(values)
+        self.frames.append(frame.f_code.co_name)
 
     def start(self):
         self.reset()
@@ -695,7 +758,14 @@ def mode_debug(req):
         return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
     run = run_pytest([req["test"]], req["timeout"], [TraceWindow(probe)])
     sys.settrace(None)
-    return {"file": relpath, "run": run, "hits": probe.hits, "total": probe.total, "reached": sorted(probe.reached)}
+    return {
+        "file": relpath,
+        "run": run,
+        "hits": probe.hits,
+        "frames": probe.frames,
+        "total": probe.total,
+        "reached": sorted(probe.reached),
+    }
 
 
 # ---- edit and run ---------------------------------------------------------------

@@ -1,0 +1,93 @@
+/**
+ * A model's answer to the fix prompt as a candidate: one or more whole functions, each
+ * matched to a function of the target's file by name and re-applied to that function's
+ * original text (reapply.ts), so the patch changes only what the model changed.
+ */
+import type { FunctionInfo } from "../lang/types.js";
+import { PYTHON_LINES, reapplyRewrite } from "./reapply.js";
+import type { Candidate } from "./types.js";
+
+/** One function of an answer: its name and lines, decorators left out (the original keeps its own). */
+interface Rewritten {
+  name: string;
+  lines: string[];
+}
+
+/** The top-level functions of an answer's code block, in order; code outside them is dropped. */
+export function splitFunctions(block: string): Rewritten[] {
+  const lines = block.split("\n");
+  const defs = lines
+    .map((l, i) => ({ i, indent: /^\s*/.exec(l)![0].length, def: PYTHON_LINES.definition.test(l) }))
+    .filter((d) => d.def);
+  if (defs.length === 0) return [];
+  const outer = Math.min(...defs.map((d) => d.indent));
+  const starts = defs.filter((d) => d.indent === outer).map((d) => d.i);
+  return starts.map((start, k) => {
+    let end = starts[k + 1] ?? lines.length;
+    // Decorators of the next function belong to it, not to the end of this one.
+    while (end > start + 1 && /^\s*@/.test(lines[end - 1]!)) end--;
+    const name = /def\s+(\w+)/.exec(lines[start]!)![1]!;
+    return { name, lines: trimBlank(lines.slice(start, end)) };
+  });
+}
+
+/**
+ * The candidate an answer makes: each function it holds replaces the function of the same
+ * name in the target's file (the target when the answer holds one function of another name). Functions
+ * that match nothing, or that lie inside another replaced one, are left out.
+ */
+export function rewriteCandidate(
+  target: FunctionInfo,
+  functions: FunctionInfo[],
+  source: string,
+  block: string,
+  fromStep: number,
+): Candidate | undefined {
+  const rewritten = splitFunctions(block);
+  const sameFile = functions.filter((f) => f.file === target.file);
+  const matched: { fn: FunctionInfo; lines: string[] }[] = [];
+  for (const r of rewritten) {
+    const fn = matchFunction(r.name, target, sameFile) ?? (rewritten.length === 1 ? target : undefined);
+    if (!fn || matched.some((m) => overlaps(m.fn, fn))) continue;
+    matched.push({ fn, lines: r.lines });
+  }
+  if (matched.length === 0) return undefined;
+  const lines = source.split("\n");
+  // Bottom up, so the line numbers of the functions above stay right.
+  for (const { fn, lines: model } of matched.sort((a, b) => b.fn.startLine - a.fn.startLine)) {
+    let start = fn.startLine - 1;
+    while (start < fn.endLine - 1 && !PYTHON_LINES.definition.test(lines[start]!)) start++;
+    const original = lines.slice(start, fn.endLine);
+    lines.splice(start, original.length, ...reapplyRewrite(original, model));
+  }
+  const after = lines.join("\n");
+  if (after === source) return undefined;
+  return {
+    edits: [{ file: target.file, before: source, after }],
+    ...(fromStep >= 0 ? { fromStep } : {}),
+    at: { file: target.file, line: target.startLine, function: target.qualname },
+  };
+}
+
+/** The target when the name is its own; else a function of that name, in the target's class first. */
+function matchFunction(
+  name: string,
+  target: FunctionInfo,
+  sameFile: FunctionInfo[],
+): FunctionInfo | undefined {
+  const last = (q: string) => q.split(".").at(-1);
+  if (last(target.qualname) === name) return target;
+  const named = sameFile.filter((f) => last(f.qualname) === name);
+  const owner = target.qualname.split(".").slice(0, -1).join(".");
+  return named.find((f) => f.qualname === (owner ? `${owner}.${name}` : name)) ?? named[0];
+}
+
+function overlaps(a: FunctionInfo, b: FunctionInfo): boolean {
+  return a.startLine <= b.endLine && b.startLine <= a.endLine;
+}
+
+function trimBlank(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.trim() === "") end--;
+  return lines.slice(0, end);
+}
