@@ -84,6 +84,10 @@ fi
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   docker tag "$IMAGE-py$DEFAULT_PYTHON" "$IMAGE"
 fi
+# The Node family's base tag (what the JavaScript language's imageBase names) is its default, Node 20.
+if ! docker image inspect "$NODE_IMAGE" >/dev/null 2>&1; then
+  docker tag "$NODE_IMAGE-node20" "$NODE_IMAGE"
+fi
 
 if [ $with_redis = 1 ] && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   log "starting redis-server on 127.0.0.1:6379"

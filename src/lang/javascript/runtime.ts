@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Sandbox } from "../../sandbox/types.js";
 import { applyEdits, insideRepository, NO_EXCEPTION, type Edit } from "../experiment.js";
@@ -44,7 +45,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** Node's start, the runner's collection and the report on top of the tests' own deadline. */
 const GRACE_MS = 15_000;
 const REPORT_BYTES = 64 * 1024 * 1024;
-const SCRATCH = "/tmp/hypofix-js";
+/** Where reports and coverage go: outside the work tree, one folder per runtime. */
+const SCRATCH_ROOT = "/tmp/hypofix-js";
 
 /**
  * The debugger (`b file:line ;; c ;; p expr`) and the block trace for JavaScript: the inspector
@@ -75,6 +77,7 @@ class JsRuntime implements Runtime {
   private command: Promise<RunnerCommand> | undefined;
   private runs = 0;
   private readonly wd: string;
+  private readonly scratch = `${SCRATCH_ROOT}-${randomUUID().slice(0, 8)}`;
   /** The script's options set aside, known once the command was read. */
   private setAside: string[] = [];
 
@@ -124,14 +127,14 @@ class JsRuntime implements Runtime {
     coverage?: { dir: string },
   ): Promise<{ tests: ReportedTest[]; errors: string[]; testFiles: string[]; timedOut: boolean; durationMs: number }> {
     const command = await this.runner();
-    const out = `${SCRATCH}/report-${++this.runs}.json`;
+    const out = `${this.scratch}/report-${++this.runs}.json`;
     const jestCoverage = coverage && command.runner === "jest";
     const plan = planRun(command, selection, {
       out,
       helpersDir: this.sandbox.helpersDir,
       ...(jestCoverage ? { coverageDir: coverage.dir } : {}),
     });
-    await this.sandbox.exec(["mkdir", "-p", SCRATCH], { timeoutMs: 15_000 });
+    await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     const timeoutMs = this.timeout(options);
     const res = await this.sandbox.exec(["sh", "-c", 'exec "$@"', "sh", ...plan.argv], {
       cwd: this.wd,
@@ -139,8 +142,12 @@ class JsRuntime implements Runtime {
       timeoutMs: timeoutMs + GRACE_MS,
     });
     this.options.log?.debug({ argv: plan.argv, ms: Math.round(res.durationMs), exit: res.exitCode }, "js test run");
-    const text = await this.sandbox.readFile(out).catch(() => undefined);
-    await this.sandbox.exec(["rm", "-f", out], { timeoutMs: 15_000 });
+    // Read by a command: a local sandbox's file API stays inside the work tree.
+    const read = await this.sandbox.exec(["sh", "-c", 'cat -- "$1" && rm -f -- "$1"', "sh", out], {
+      timeoutMs: 30_000,
+      maxOutputBytes: REPORT_BYTES,
+    });
+    const text = read.exitCode === 0 ? read.stdout : undefined;
     if (text === undefined || text.trim() === "") {
       const tail = `${res.stderr}\n${res.stdout}`.trim().split("\n").slice(-8).join("\n");
       const why = res.timedOut
@@ -209,7 +216,7 @@ class JsRuntime implements Runtime {
       outcomes[test.id] = test.outcome;
       if (test.failure) failures[test.id] = test.failure;
       if (test.outcome === "skipped") continue;
-      const dir = `${SCRATCH}/coverage-${++this.runs}`;
+      const dir = `${this.scratch}/coverage-${++this.runs}`;
       const run = await this.run(this.selection([test.id]), options, { dir });
       const ran = run.tests.find((t) => t.id === test.id);
       if (ran) outcomes[test.id] = ran.outcome;

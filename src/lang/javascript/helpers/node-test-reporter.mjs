@@ -37,7 +37,9 @@ export default async function* hypofixReporter(source) {
       continue;
     }
     if (event.type !== "test:pass" && event.type !== "test:fail") continue;
-    if (data.details?.type === "suite" && event.type === "test:pass") continue;
+    // A suite fails when a test in it fails: only a suite's own failure (a hook) is news.
+    const own = data.details?.error?.failureType !== "subtestsFailed";
+    if (data.details?.type === "suite" && (event.type === "test:pass" || !own)) continue;
     const stack = stacks.get(file) ?? [];
     const titlePath = [...stack.slice(0, data.nesting), data.name];
     const status =

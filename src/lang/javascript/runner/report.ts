@@ -108,7 +108,13 @@ export function framesOf(stack: string, root: string): RawFrame[] {
 }
 
 function failureOf(error: ReportedError, root: string): TestFailure {
-  const firstLine = error.message.split("\n")[0] ?? "";
+  // node:assert's first line only says what kind of comparison failed: the values follow.
+  const firstLine = error.message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(" ");
   return {
     type: error.name,
     message: firstLine.slice(0, 2000),
