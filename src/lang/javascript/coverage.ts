@@ -39,7 +39,11 @@ type Range = z.infer<typeof rangeSchema>;
 function ranAt(ranges: Range[], offset: number): boolean {
   let best: Range | undefined;
   for (const r of ranges) {
-    if (r.startOffset <= offset && offset < r.endOffset && (!best || r.endOffset - r.startOffset <= best.endOffset - best.startOffset))
+    if (
+      r.startOffset <= offset &&
+      offset < r.endOffset &&
+      (!best || r.endOffset - r.startOffset <= best.endOffset - best.startOffset)
+    )
       best = r;
   }
   return (best?.count ?? 0) > 0;
@@ -99,7 +103,8 @@ function linesOfV8(text: string, input: CoverageInput, out: Map<string, Set<numb
         const file = repoPath(input.root, m.source);
         if (!file || !input.counts(file)) return;
         const start = starts[m.generatedLine - 1];
-        if (start !== undefined && ranAt(ranges, start + m.generatedColumn)) addLine(out, file, m.originalLine);
+        if (start !== undefined && ranAt(ranges, start + m.generatedColumn))
+          addLine(out, file, m.originalLine);
       });
       continue;
     }

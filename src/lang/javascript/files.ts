@@ -3,7 +3,16 @@ import { isJavaScriptSource } from "./parse.js";
 import { FILE_SEPARATOR } from "./runner/ids.js";
 
 /** Folders whose files are tests, fixtures or mocks wherever they sit. */
-const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "__mocks__", "__fixtures__", "fixtures", "e2e"]);
+const TEST_DIRS = new Set([
+  "test",
+  "tests",
+  "__tests__",
+  "spec",
+  "__mocks__",
+  "__fixtures__",
+  "fixtures",
+  "e2e",
+]);
 /** Folders that hold what a build or an install made: never sources to patch. */
 const GENERATED_DIRS = new Set(["node_modules", "dist", "build", "coverage", "out", ".next", ".nuxt"]);
 /** A test by its name: `cart.test.ts`, `cart.spec.js`, `cart_test.mjs`. */

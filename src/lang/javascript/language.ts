@@ -40,7 +40,7 @@ const nodeVersion = z
   .optional();
 
 /** The images' versions are majors; a major stands for its newest release when matching ranges. */
-const asRelease = (major: string) => `${major}.999.999`;
+const asRelease = (version: string) => (/^\d+$/.test(version) ? `${version}.999.999` : version);
 const majorOf = (release: string) => release.split(".")[0]!;
 
 /** JavaScript and TypeScript on Node: Jest, Vitest, Mocha and node:test; the second language behind the port. */
@@ -57,7 +57,7 @@ export const javascript: Language = {
     versionKey: "node_version",
     chooseVersion: ({ available, fallback, configured, dependencyFiles, ciLog }) => {
       const choice = chooseNode({
-        available: available.map(asRelease),
+        available: [...new Set(available.map((v) => asRelease(majorOf(v))))],
         fallback: majorOf(fallback),
         ...(configured ? { configured } : {}),
         ...(ciLog ? { ciLog } : {}),
@@ -67,7 +67,11 @@ export const javascript: Language = {
         ...optional("packageJson", dependencyFiles.get("package.json")),
       });
       if (!choice) return { version: majorOf(fallback), reason: "default" };
-      return { version: majorOf(choice.version), reason: choice.reason, ...(choice.asked ? { asked: choice.asked } : {}) };
+      return {
+        version: majorOf(choice.version),
+        reason: choice.reason,
+        ...(choice.asked ? { asked: choice.asked } : {}),
+      };
     },
     detectSetup: (files) => {
       const plan = detectNodeSetup(files);
@@ -96,4 +100,3 @@ export const javascript: Language = {
 
 const optional = <K extends string>(key: K, value: string | undefined) =>
   (value !== undefined ? { [key]: value } : {}) as Partial<Record<K, string>>;
-

@@ -65,7 +65,25 @@ const READ_FILES = [
   "process.stdout.write(JSON.stringify(out));",
 ].join("\n");
 /** Lists the repository's files (node_modules and dot-folders pruned), repository-relative. */
-const LIST_FILES = ["find", ".", "(", "-name", "node_modules", "-o", "-name", ".*", "!", "-name", ".", ")", "-prune", "-o", "-type", "f", "-print"];
+const LIST_FILES = [
+  "find",
+  ".",
+  "(",
+  "-name",
+  "node_modules",
+  "-o",
+  "-name",
+  ".*",
+  "!",
+  "-name",
+  ".",
+  ")",
+  "-prune",
+  "-o",
+  "-type",
+  "f",
+  "-print",
+];
 
 export function createJsRuntime(sandbox: Sandbox, options: RuntimeOptions = {}): Runtime {
   return new JsRuntime(sandbox, options);
@@ -97,7 +115,9 @@ class JsRuntime implements Runtime {
     this.command ??= (async () => {
       // The environment image keeps the installed trees apart (setup.ts): put them back first.
       await this.sandbox.exec(restoreCommand(this.sandbox.workdir), { timeoutMs: 120_000 });
-      const packageJson = await this.sandbox.readFile(path.posix.join(this.wd, "package.json")).catch(() => undefined);
+      const packageJson = await this.sandbox
+        .readFile(path.posix.join(this.wd, "package.json"))
+        .catch(() => undefined);
       const listed = await this.sandbox.exec(["ls", "-A"], { cwd: this.wd, timeoutMs: 15_000 });
       const names = listed.stdout.split("\n").filter(Boolean);
       const command = detectRunner({ ...(packageJson !== undefined ? { packageJson } : {}), names });
@@ -109,7 +129,9 @@ class JsRuntime implements Runtime {
 
   /** The variables of a run: the project's own binaries first on PATH, no colours, no network. */
   private env(extra: Record<string, string>): Record<string, string> {
-    const bins = [...new Set([this.wd, "."])].map((d) => path.posix.join(this.sandbox.workdir, d, "node_modules/.bin"));
+    const bins = [...new Set([this.wd, "."])].map((d) =>
+      path.posix.join(this.sandbox.workdir, d, "node_modules/.bin"),
+    );
     return {
       PATH: [...bins, "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"].join(":"),
       CI: "true",
@@ -125,7 +147,13 @@ class JsRuntime implements Runtime {
     selection: Selection,
     options: RunOptions | undefined,
     coverage?: { dir: string },
-  ): Promise<{ tests: ReportedTest[]; errors: string[]; testFiles: string[]; timedOut: boolean; durationMs: number }> {
+  ): Promise<{
+    tests: ReportedTest[];
+    errors: string[];
+    testFiles: string[];
+    timedOut: boolean;
+    durationMs: number;
+  }> {
     const command = await this.runner();
     const out = `${this.scratch}/report-${++this.runs}.json`;
     const jestCoverage = coverage && command.runner === "jest";
@@ -138,10 +166,16 @@ class JsRuntime implements Runtime {
     const timeoutMs = this.timeout(options);
     const res = await this.sandbox.exec(["sh", "-c", 'exec "$@"', "sh", ...plan.argv], {
       cwd: this.wd,
-      env: this.env({ ...plan.env, ...(coverage && !jestCoverage ? { NODE_V8_COVERAGE: coverage.dir } : {}) }),
+      env: this.env({
+        ...plan.env,
+        ...(coverage && !jestCoverage ? { NODE_V8_COVERAGE: coverage.dir } : {}),
+      }),
       timeoutMs: timeoutMs + GRACE_MS,
     });
-    this.options.log?.debug({ argv: plan.argv, ms: Math.round(res.durationMs), exit: res.exitCode }, "js test run");
+    this.options.log?.debug(
+      { argv: plan.argv, ms: Math.round(res.durationMs), exit: res.exitCode },
+      "js test run",
+    );
     // Read by a command: a local sandbox's file API stays inside the work tree.
     const read = await this.sandbox.exec(["sh", "-c", 'cat -- "$1" && rm -f -- "$1"', "sh", out], {
       timeoutMs: 30_000,
@@ -153,12 +187,19 @@ class JsRuntime implements Runtime {
       const why = res.timedOut
         ? `the run was killed at its timeout (${Math.round((timeoutMs + GRACE_MS) / 1000)}s)`
         : `${command.runner} ended (exit ${res.exitCode}) without a report`;
-      return { tests: [], errors: [tail ? `${why}: ${tail}` : why], testFiles: [], timedOut: res.timedOut, durationMs: res.durationMs };
+      return {
+        tests: [],
+        errors: [tail ? `${why}: ${tail}` : why],
+        testFiles: [],
+        timedOut: res.timedOut,
+        durationMs: res.durationMs,
+      };
     }
     try {
       const report = parseReport(command.runner, text, this.sandbox.workdir);
       const errors = [...report.errors];
-      if (res.timedOut) errors.push(`the run was killed at its timeout (${Math.round((timeoutMs + GRACE_MS) / 1000)}s)`);
+      if (res.timedOut)
+        errors.push(`the run was killed at its timeout (${Math.round((timeoutMs + GRACE_MS) / 1000)}s)`);
       return { ...report, errors, timedOut: res.timedOut, durationMs: res.durationMs };
     } catch (err) {
       return {
@@ -197,7 +238,12 @@ class JsRuntime implements Runtime {
           errors.push(`test ${id} was not found (the runner ran no test by that file and name)`);
     }
     return {
-      tests: tests.map(({ id, outcome, durationMs, failure }) => ({ id, outcome, durationMs, ...(failure ? { failure } : {}) })),
+      tests: tests.map(({ id, outcome, durationMs, failure }) => ({
+        id,
+        outcome,
+        durationMs,
+        ...(failure ? { failure } : {}),
+      })),
       timedOut: raw.timedOut,
       errors,
       durationMs: raw.durationMs,
@@ -251,7 +297,8 @@ class JsRuntime implements Runtime {
     counts: (file: string) => boolean,
   ): Promise<Record<string, string>> {
     const urls = new Set<string>();
-    for (const text of files.v8 ?? []) for (const m of text.matchAll(/"url":"file:\/\/([^"]+)"/g)) urls.add(m[1]!);
+    for (const text of files.v8 ?? [])
+      for (const m of text.matchAll(/"url":"file:\/\/([^"]+)"/g)) urls.add(m[1]!);
     const wanted = [...urls]
       .map((abs) => path.posix.relative(this.sandbox.workdir, decodeURIComponent(abs)))
       .filter((f) => !f.startsWith("..") && counts(f) && !have.has(f));
@@ -274,7 +321,12 @@ class JsRuntime implements Runtime {
   }
 
   private functionsIn(file: string, text: string): FunctionInfo[] {
-    return functionsOf(file, text).map((f) => ({ file, qualname: f.qualname, startLine: f.startLine, endLine: f.endLine }));
+    return functionsOf(file, text).map((f) => ({
+      file,
+      qualname: f.qualname,
+      startLine: f.startLine,
+      endLine: f.endLine,
+    }));
   }
 
   async functions(options?: { includeTests?: boolean }): Promise<FunctionInfo[]> {
@@ -304,7 +356,8 @@ class JsRuntime implements Runtime {
       ...(request.span ? { span: request.span } : {}),
       ...(request.budget !== undefined ? { budget: request.budget } : {}),
     });
-    if (result.problem) this.options.log?.debug({ file: request.file, problem: result.problem }, "js candidates");
+    if (result.problem)
+      this.options.log?.debug({ file: request.file, problem: result.problem }, "js candidates");
     return result.candidates;
   }
 
@@ -315,7 +368,9 @@ class JsRuntime implements Runtime {
     const raw = await this.run(this.selection([testId]), options);
     const test = raw.tests.find((t) => t.id === testId);
     if (!test?.error) return undefined;
-    const frame = [...(test.failure?.frames ?? [])].reverse().find((f) => !jsFiles.isTestFile(f.file)) ?? test.failure?.frames.at(-1);
+    const frame =
+      [...(test.failure?.frames ?? [])].reverse().find((f) => !jsFiles.isTestFile(f.file)) ??
+      test.failure?.frames.at(-1);
     const source = frame ? (await this.readFiles([frame.file]))[0]?.[1] : undefined;
     return toFailureEvidence(
       evidenceFrom({
@@ -326,14 +381,20 @@ class JsRuntime implements Runtime {
           ? { expected: test.error.expected, actual: test.error.actual }
           : {}),
         ...(test.error.operator ? { operator: test.error.operator } : {}),
-        ...(frame ? { at: { file: frame.file, line: frame.line, ...(source !== undefined ? { source } : {}) } } : {}),
+        ...(frame
+          ? { at: { file: frame.file, line: frame.line, ...(source !== undefined ? { source } : {}) } }
+          : {}),
       }),
     );
   }
 
   async observe(testId: string, experiment: string, options?: ObserveOptions): Promise<Observation> {
     const started = performance.now();
-    const done = (kind: Observation["kind"], observation: string, extra: Partial<Observation> = {}): Observation => ({
+    const done = (
+      kind: Observation["kind"],
+      observation: string,
+      extra: Partial<Observation> = {},
+    ): Observation => ({
       kind,
       experiment,
       observation,
@@ -343,7 +404,8 @@ class JsRuntime implements Runtime {
     const parsed = parseJsExperiment(experiment);
     if (!parsed.ok) return done("invalid", parsed.error);
     const exp = parsed.experiment;
-    if (exp.kind === "debugger") return done("invalid", inspector.unavailable("debugger experiment (b file:line ;; c ;; p expr)"));
+    if (exp.kind === "debugger")
+      return done("invalid", inspector.unavailable("debugger experiment (b file:line ;; c ;; p expr)"));
     if (exp.kind === "trace") return done("invalid", inspector.unavailable("block trace"));
     return this.editAndRun(testId, exp.edits, options, done);
   }
@@ -359,8 +421,10 @@ class JsRuntime implements Runtime {
     const byFile = new Map<string, Edit[]>();
     for (const edit of edits) {
       const file = edit.file ?? fallback;
-      if (!file) return done("edit", `Say which file to edit: REPLACE(path/to/file.ts:${edit.line}, "old", "new").`);
-      if (!insideRepository(file)) return done("edit", `File ${file} is outside the repository; give a path relative to its root.`);
+      if (!file)
+        return done("edit", `Say which file to edit: REPLACE(path/to/file.ts:${edit.line}, "old", "new").`);
+      if (!insideRepository(file))
+        return done("edit", `File ${file} is outside the repository; give a path relative to its root.`);
       byFile.set(file, [...(byFile.get(file) ?? []), edit]);
     }
     const written: { file: string; original: string }[] = [];
@@ -373,13 +437,17 @@ class JsRuntime implements Runtime {
           return done("edit", `File ${file} does not exist in the repository.`);
         }
         const edited = applyEdits(original, fileEdits);
-        if (edited.problems.length > 0) return done("edit", `${edited.problems.join("\n")}\nThe test was not run.`);
+        if (edited.problems.length > 0)
+          return done("edit", `${edited.problems.join("\n")}\nThe test was not run.`);
         written.push({ file, original });
         await this.sandbox.writeFile(file, edited.source);
       }
       const run = await this.runTests([testId], options);
       const test = run.tests[0];
-      if (test?.failure) return done("edit", `${test.failure.type}: ${test.failure.message}`.trimEnd(), { failure: test.failure });
+      if (test?.failure)
+        return done("edit", `${test.failure.type}: ${test.failure.message}`.trimEnd(), {
+          failure: test.failure,
+        });
       if (test?.outcome === "skipped") return done("edit", `${NO_EXCEPTION} (the test was skipped)`);
       if (test) return done("edit", NO_EXCEPTION);
       return done("edit", run.errors.join("\n") || "The test did not run (the runner reported no result).");
@@ -390,7 +458,13 @@ class JsRuntime implements Runtime {
 
   async trace(testId: string, file: string, qualname: string): Promise<BlockTrace> {
     void testId;
-    return { function: qualname, file, totalBlocks: 0, blocks: [], rendered: inspector.unavailable("block trace") };
+    return {
+      function: qualname,
+      file,
+      totalBlocks: 0,
+      blocks: [],
+      rendered: inspector.unavailable("block trace"),
+    };
   }
 
   optionsSetAside(): string[] {

@@ -7,7 +7,8 @@ const { writeFileSync } = require("node:fs");
 const { inspect } = require("node:util");
 
 const MAX = 20000;
-const show = (v) => (typeof v === "string" ? JSON.stringify(v) : inspect(v, { depth: 6, breakLength: Infinity })).slice(0, MAX);
+const show = (v) =>
+  (typeof v === "string" ? JSON.stringify(v) : inspect(v, { depth: 6, breakLength: Infinity })).slice(0, MAX);
 
 function errorOf(err) {
   if (!err) return undefined;

@@ -5,7 +5,8 @@
 import { inspect } from "node:util";
 
 const MAX = 20000;
-const show = (v) => (typeof v === "string" ? JSON.stringify(v) : inspect(v, { depth: 6, breakLength: Infinity })).slice(0, MAX);
+const show = (v) =>
+  (typeof v === "string" ? JSON.stringify(v) : inspect(v, { depth: 6, breakLength: Infinity })).slice(0, MAX);
 
 function errorOf(error) {
   // node:test wraps what the test threw in ERR_TEST_FAILURE; the thrown error is its cause.
@@ -43,7 +44,11 @@ export default async function* hypofixReporter(source) {
     const stack = stacks.get(file) ?? [];
     const titlePath = [...stack.slice(0, data.nesting), data.name];
     const status =
-      data.skip !== undefined || data.todo !== undefined ? "skipped" : event.type === "test:pass" ? "passed" : "failed";
+      data.skip !== undefined || data.todo !== undefined
+        ? "skipped"
+        : event.type === "test:pass"
+          ? "passed"
+          : "failed";
     const error = event.type === "test:fail" ? errorOf(data.details?.error) : undefined;
     const kind = data.details?.type === "suite" ? "suite" : "test";
     yield `${JSON.stringify({ file, titlePath, status, kind, durationMs: data.details?.duration_ms ?? 0, ...(error ? { error } : {}) })}\n`;

@@ -115,7 +115,10 @@ function run(req) {
         reply.exit = spawnError.code === "ENOENT" ? 127 : 126;
         reply.spawnError = `hypofix: cannot run ${String(req.argv[0]).slice(0, 200)}: ${spawnError.message}`;
       } else if (!reply.timedOut && code !== null && signal === null) reply.exit = code;
-      for (const [name, sink] of [["stdout", out], ["stderr", err]]) {
+      for (const [name, sink] of [
+        ["stdout", out],
+        ["stderr", err],
+      ]) {
         reply[`${name}Bytes`] = sink.total;
         const kept = sink.bytes();
         for (let at = 0; at < kept.length; at += CHUNK)

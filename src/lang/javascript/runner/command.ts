@@ -28,12 +28,14 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 function isPath(args: string[], i: number): boolean {
   const a = args[i]!;
   if (a.startsWith("-")) return false;
-  if (i > 0 && args[i - 1]!.startsWith("-") && !args[i - 1]!.includes("=")) return /\*|\/$|\.[cm]?[jt]sx?$/.test(a);
+  if (i > 0 && args[i - 1]!.startsWith("-") && !args[i - 1]!.includes("="))
+    return /\*|\/$|\.[cm]?[jt]sx?$/.test(a);
   return true;
 }
 
 /** The names pattern of the runners that match a test's full name (its titles joined by spaces). */
-const fullNames = (titlePaths: string[][]) => `^(?:${titlePaths.map((t) => escapeRegex(t.join(" "))).join("|")})$`;
+const fullNames = (titlePaths: string[][]) =>
+  `^(?:${titlePaths.map((t) => escapeRegex(t.join(" "))).join("|")})$`;
 
 /** The argv and variables of one run writing `runner`'s report to `out`. */
 export function planRun(
@@ -54,7 +56,12 @@ export function planRun(
     case "jest":
       own = ["--ci", "--json", `--outputFile=${options.out}`, "--testLocationInResults"];
       if (options.coverageDir)
-        own.push("--coverage", "--coverageProvider=v8", "--coverageReporters=json", `--coverageDirectory=${options.coverageDir}`);
+        own.push(
+          "--coverage",
+          "--coverageProvider=v8",
+          "--coverageReporters=json",
+          `--coverageDirectory=${options.coverageDir}`,
+        );
       if (selecting) own.push("--runTestsByPath", ...selection.paths);
       if (titled.length > 0) own.push("-t", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own], env };
@@ -63,7 +70,12 @@ export function planRun(
       if (titled.length > 0) own.push("-t", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own], env };
     case "mocha":
-      own = ["--reporter", `${options.helpersDir}/${MOCHA_REPORTER}`, "--reporter-option", `output=${options.out}`];
+      own = [
+        "--reporter",
+        `${options.helpersDir}/${MOCHA_REPORTER}`,
+        "--reporter-option",
+        `output=${options.out}`,
+      ];
       if (titled.length > 0) own.push("--grep", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own, ...selection.paths], env };
     case "node-test": {
@@ -73,7 +85,9 @@ export function planRun(
       ];
       // node:test matches a test's own name (later Node versions its ancestors' too).
       if (titled.length > 0)
-        reporter.push(`--test-name-pattern=(?:^|\\s)(?:${titled.map((t) => escapeRegex(t.at(-1)!)).join("|")})$`);
+        reporter.push(
+          `--test-name-pattern=(?:^|\\s)(?:${titled.map((t) => escapeRegex(t.at(-1)!)).join("|")})$`,
+        );
       return { argv: [command.program, ...reporter, ...args, ...selection.paths], env };
     }
   }

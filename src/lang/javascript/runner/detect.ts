@@ -27,7 +27,12 @@ export interface RunnerCommand {
   source: string;
 }
 
-const RUNNER_BINS: Record<string, JsRunner> = { jest: "jest", vitest: "vitest", mocha: "mocha", "_mocha": "mocha" };
+const RUNNER_BINS: Record<string, JsRunner> = {
+  jest: "jest",
+  vitest: "vitest",
+  mocha: "mocha",
+  _mocha: "mocha",
+};
 /** Wrappers that start the next word as the command (their own options skipped). */
 const WRAPPERS = new Set(["npx", "cross-env", "c8", "nyc", "env", "dotenv", "pnpm", "yarn", "exec"]);
 const CONFIGS: [RegExp, JsRunner][] = [
@@ -50,7 +55,8 @@ const DROPPED: Record<JsRunner, { flags: RegExp; withValue: RegExp }> = {
     withValue: /^--(reporter|reporter-option|reporter-options|grep|fgrep)$|^-[Rgf]$|^-O$/,
   },
   "node-test": {
-    flags: /^--(watch|experimental-test-coverage|test-only)$|^--(test-reporter|test-reporter-destination|test-name-pattern)=.*$/,
+    flags:
+      /^--(watch|experimental-test-coverage|test-only)$|^--(test-reporter|test-reporter-destination|test-name-pattern)=.*$/,
     withValue: /^--(test-reporter|test-reporter-destination|test-name-pattern)$/,
   },
 };
@@ -82,11 +88,15 @@ function commandOf(words: string[], source: string): RunnerCommand | undefined {
   if (!program) return undefined;
   const rest = words.slice(i + 1);
   const bin = program.split("/").at(-1)!;
-  if (RUNNER_BINS[bin]) return { runner: RUNNER_BINS[bin], env, program: bin, prefix: [], args: rest, setAside: [], source };
+  if (RUNNER_BINS[bin])
+    return { runner: RUNNER_BINS[bin], env, program: bin, prefix: [], args: rest, setAside: [], source };
   if (bin === "node" || bin === "tsx" || bin === "ts-node") {
     // `node [flags] path/to/jest.js ...` or `node [flags] --test [files]` (tsx takes node's flags).
     const script = rest.findIndex((w) => !w.startsWith("-"));
-    const runnerScript = script >= 0 ? /(?:^|\/)(jest|vitest|mocha|_mocha)(?:\/bin\/[\w.-]+|\.[cm]?js)?$/.exec(rest[script]!) : null;
+    const runnerScript =
+      script >= 0
+        ? /(?:^|\/)(jest|vitest|mocha|_mocha)(?:\/bin\/[\w.-]+|\.[cm]?js)?$/.exec(rest[script]!)
+        : null;
     if (runnerScript && script >= 0) {
       return {
         runner: RUNNER_BINS[runnerScript[1]!]!,
@@ -98,7 +108,8 @@ function commandOf(words: string[], source: string): RunnerCommand | undefined {
         source,
       };
     }
-    if (rest.includes("--test")) return { runner: "node-test", env, program: bin, prefix: [], args: rest, setAside: [], source };
+    if (rest.includes("--test"))
+      return { runner: "node-test", env, program: bin, prefix: [], args: rest, setAside: [], source };
   }
   return undefined;
 }
@@ -135,7 +146,15 @@ function runnerFromProject(pkg: Record<string, unknown>, names: string[]): JsRun
 /** The default command of a runner found by dependency or config. */
 function defaultCommand(runner: JsRunner, source: string): RunnerCommand {
   const program = runner === "node-test" ? "node" : runner;
-  return { runner, env: {}, program, prefix: [], args: runner === "node-test" ? ["--test"] : [], setAside: [], source };
+  return {
+    runner,
+    env: {},
+    program,
+    prefix: [],
+    args: runner === "node-test" ? ["--test"] : [],
+    setAside: [],
+    source,
+  };
 }
 
 /**
@@ -162,7 +181,9 @@ export function detectRunner(input: {
     }
   }
   const runner = runnerFromProject(pkg, input.names);
-  return finish(defaultCommand(runner ?? "node-test", runner ? "package.json dependencies" : "default (node --test)"));
+  return finish(
+    defaultCommand(runner ?? "node-test", runner ? "package.json dependencies" : "default (node --test)"),
+  );
 }
 
 function finish(command: RunnerCommand): RunnerCommand {

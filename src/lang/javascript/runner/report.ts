@@ -119,7 +119,10 @@ function failureOf(error: ReportedError, root: string): TestFailure {
     type: error.name,
     message: firstLine.slice(0, 2000),
     frames: minimizeFrames(framesOf(error.stack, root)),
-    text: [error.message, error.expected !== undefined ? `expected: ${error.expected}\nactual: ${error.actual}` : ""]
+    text: [
+      error.message,
+      error.expected !== undefined ? `expected: ${error.expected}\nactual: ${error.actual}` : "",
+    ]
       .filter(Boolean)
       .join("\n")
       .slice(0, MAX_TEXT),
@@ -135,7 +138,13 @@ export function parseReport(runner: JsRunner, text: string, root: string): Parse
   const tests: ReportedTest[] = [];
   const errors: string[] = [];
   const files = new Set<string>();
-  const add = (file: string, titlePath: string[], status: string, durationMs: number, error?: ReportedError) => {
+  const add = (
+    file: string,
+    titlePath: string[],
+    status: string,
+    durationMs: number,
+    error?: ReportedError,
+  ) => {
     const outcome = outcomeOf(status);
     tests.push({
       id: testId(file, titlePath),
@@ -152,10 +161,18 @@ export function parseReport(runner: JsRunner, text: string, root: string): Parse
       const file = rel(suite.name);
       files.add(file);
       if (suite.status === "failed" && !suite.assertionResults.some((a) => a.status === "failed"))
-        errors.push(`${file} did not run: ${suite.message.trim().slice(0, 2000) || "the file failed to load"}`);
+        errors.push(
+          `${file} did not run: ${suite.message.trim().slice(0, 2000) || "the file failed to load"}`,
+        );
       for (const a of suite.assertionResults) {
         const message = a.failureMessages?.join("\n");
-        add(file, [...a.ancestorTitles, a.title], a.status, a.duration ?? 0, message ? splitText(message) : undefined);
+        add(
+          file,
+          [...a.ancestorTitles, a.title],
+          a.status,
+          a.duration ?? 0,
+          message ? splitText(message) : undefined,
+        );
       }
     }
   } else {
@@ -169,10 +186,13 @@ export function parseReport(runner: JsRunner, text: string, root: string): Parse
     for (const row of rows) {
       const file = rel(row.file);
       if (file) files.add(file);
-      const loadFailure = runner === "node-test" && row.titlePath.length === 1 && row.titlePath[0] === row.file;
+      const loadFailure =
+        runner === "node-test" && row.titlePath.length === 1 && row.titlePath[0] === row.file;
       if (row.kind === "hook" || row.kind === "suite" || loadFailure) {
         const what = loadFailure ? "did not run" : `${row.titlePath.join(" > ")} failed`;
-        errors.push(`${file} ${what}: ${row.error ? `${row.error.name}: ${row.error.message}` : ""}`.slice(0, 2000));
+        errors.push(
+          `${file} ${what}: ${row.error ? `${row.error.name}: ${row.error.message}` : ""}`.slice(0, 2000),
+        );
         continue;
       }
       add(file, row.titlePath, row.status, row.durationMs, row.error);
