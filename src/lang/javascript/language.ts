@@ -16,6 +16,9 @@ import { readFileSync } from "node:fs";
 export const JS_HELPERS_DIR = fileURLToPath(new URL("./helpers/", import.meta.url));
 const SUPERVISOR = fileURLToPath(new URL("./helpers/supervisor.cjs", import.meta.url));
 
+/** The Node images' unreadable node (docker/sandbox-node.Dockerfile), which starts the command runner. */
+const NODE_RUNNER = "/usr/local/lib/hypofix/node";
+
 /** Node's majors whose sandbox images are looked for (docker/sandbox-node.versions). */
 export const NODE_MAJORS = ["18", "20", "22", "24"] as const;
 
@@ -92,7 +95,9 @@ export const javascript: Language = {
   sandbox: {
     helpers: { dir: JS_HELPERS_DIR, ignore: [] },
     init: INIT,
-    supervisor: ["node", "-e", readFileSync(SUPERVISOR, "utf8")],
+    // The image's copy of node that the sandbox user may run but not read: the kernel makes the
+    // runner non-dumpable, so the tests cannot read its key (helpers/supervisor.cjs).
+    supervisor: [NODE_RUNNER, "-e", readFileSync(SUPERVISOR, "utf8")],
     env: { NODE_ENV: "test", CI: "true" },
   },
   createRuntime: (sandbox, options) => createJsRuntime(sandbox, options),

@@ -7,10 +7,11 @@
  * src/lang/python/supervisor.py.
  *
  * The tests run as this process's uid, so its key must be out of their reach. Node cannot make
- * itself non-dumpable (prctl), so the runner starts only where the kernel keeps its memory from
- * its descendants: it is non-dumpable already (started from an unreadable node binary, which
- * the kernel marks so: /proc/self is then root's), or Yama's ptrace_scope is 1 or more (no
- * process may read an ancestor's memory). Elsewhere it refuses, and the host runs each command
+ * itself non-dumpable (prctl): the Node images ship /usr/local/lib/hypofix/node, a copy of node
+ * the sandbox user may run but not read, and the kernel makes a process of such a binary
+ * non-dumpable (its /proc/self is then root's). The runner starts only when it is, or where
+ * Yama's ptrace_scope is 1 or more (no process may read an ancestor's memory); elsewhere it
+ * refuses, and the host runs each command
  * by docker exec. Never run outside a container: once idle it kills every process it may
  * signal (kill(-1)).
  */
