@@ -37,6 +37,7 @@ describe("detectRunner", () => {
       program: "node",
       args: ["--import", "tsx", "--test", "test/*.test.ts"],
     });
+    expect(node.globs).toEqual(["test/*.test.ts"]);
     const esmJest = detectRunner({
       packageJson: pkg({ test: "node --experimental-vm-modules node_modules/jest/bin/jest.js" }),
       names: [],

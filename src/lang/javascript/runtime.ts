@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { quote } from "shell-quote";
 import type { Sandbox } from "../../sandbox/types.js";
 import { applyEdits, insideRepository, NO_EXCEPTION, type Edit } from "../experiment.js";
 import {
@@ -56,6 +57,15 @@ const inspector = {
   unavailable: (what: string) =>
     `The ${what} is not available for JavaScript yet: use an edit-and-run experiment (REPLACE(...) AND RUN).`,
 };
+
+/**
+ * The run as the line a shell runs, as npm runs a script: the script's globs expanded by the
+ * shell, every other word quoted. A glob word holds only path characters (shell-quote's globs).
+ */
+function shellLine(argv: string[], globs: string[]): string {
+  const expand = new Set(globs.filter((g) => /^[\w./*?[\]{}@+-]+$/.test(g)));
+  return `exec ${argv.map((word) => (expand.has(word) ? word : quote([word]))).join(" ")}`;
+}
 
 /** Reads every named file of the sandbox as one JSON object (path → text), in one command. */
 const READ_FILES = [
@@ -164,7 +174,7 @@ class JsRuntime implements Runtime {
     });
     await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     const timeoutMs = this.timeout(options);
-    const res = await this.sandbox.exec(["sh", "-c", 'exec "$@"', "sh", ...plan.argv], {
+    const res = await this.sandbox.exec(["sh", "-c", shellLine(plan.argv, command.globs)], {
       cwd: this.wd,
       env: this.env({
         ...plan.env,

@@ -25,6 +25,8 @@ export interface RunnerCommand {
   setAside: string[];
   /** Where the command came from, for notes: `package.json scripts.test`. */
   source: string;
+  /** Words of the script that are shell globs (`test/*.test.js`): npm's shell expands them, so ours does. */
+  globs: string[];
 }
 
 const RUNNER_BINS: Record<string, JsRunner> = {
@@ -62,12 +64,14 @@ const DROPPED: Record<JsRunner, { flags: RegExp; withValue: RegExp }> = {
 };
 
 /** Words of a shell command (no expansion: globs and variables stay words), split at `&&`, `;`, `|`. */
-function segments(script: string): string[][] {
+function segments(script: string, globs: Set<string>): string[][] {
   const out: string[][] = [[]];
   for (const token of parseShell(script, (name) => `$${name}`)) {
     if (typeof token === "string") out.at(-1)!.push(token);
-    else if ("op" in token && token.op === "glob") out.at(-1)!.push(token.pattern);
-    else if ("op" in token) out.push([]);
+    else if ("op" in token && token.op === "glob") {
+      out.at(-1)!.push(token.pattern);
+      globs.add(token.pattern);
+    } else if ("op" in token) out.push([]);
   }
   return out.filter((s) => s.length > 0);
 }
@@ -89,7 +93,7 @@ function commandOf(words: string[], source: string): RunnerCommand | undefined {
   const rest = words.slice(i + 1);
   const bin = program.split("/").at(-1)!;
   if (RUNNER_BINS[bin])
-    return { runner: RUNNER_BINS[bin], env, program: bin, prefix: [], args: rest, setAside: [], source };
+    return { runner: RUNNER_BINS[bin], env, program: bin, prefix: [], args: rest, setAside: [], source, globs: [] };
   if (bin === "node" || bin === "tsx" || bin === "ts-node") {
     // `node [flags] path/to/jest.js ...` or `node [flags] --test [files]` (tsx takes node's flags).
     const script = rest.findIndex((w) => !w.startsWith("-"));
@@ -106,10 +110,11 @@ function commandOf(words: string[], source: string): RunnerCommand | undefined {
         args: rest.slice(script + 1),
         setAside: [],
         source,
+        globs: [],
       };
     }
     if (rest.includes("--test"))
-      return { runner: "node-test", env, program: bin, prefix: [], args: rest, setAside: [], source };
+      return { runner: "node-test", env, program: bin, prefix: [], args: rest, setAside: [], source, globs: [] };
   }
   return undefined;
 }
@@ -154,6 +159,7 @@ function defaultCommand(runner: JsRunner, source: string): RunnerCommand {
     args: runner === "node-test" ? ["--test"] : [],
     setAside: [],
     source,
+    globs: [],
   };
 }
 
@@ -175,9 +181,10 @@ export function detectRunner(input: {
   const pkg = jsonRecord(input.packageJson) ?? {};
   const script = str(record(pkg.scripts)?.test);
   if (script) {
-    for (const words of segments(script)) {
+    const globs = new Set<string>();
+    for (const words of segments(script, globs)) {
       const command = commandOf(words, "package.json scripts.test");
-      if (command) return finish(command);
+      if (command) return finish({ ...command, globs: [...command.args, ...command.prefix].filter((w) => globs.has(w)) });
     }
   }
   const runner = runnerFromProject(pkg, input.names);
