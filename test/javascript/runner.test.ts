@@ -88,6 +88,7 @@ describe("planRun", () => {
     ]);
     const mocha = planRun(detectRunner({ packageJson: pkg({ test: "mocha" }), names: [] }), sel, base);
     expect(mocha.argv).toContain("/hypofix/helpers/mocha-reporter.cjs");
+    expect(mocha.argv).toContain("--full-trace");
     expect(mocha.argv.slice(-3)).toEqual(["--grep", "^(?:Cart adds \\(2\\))$", "test/a.test.js"]);
     const node = planRun(
       detectRunner({ packageJson: pkg({ test: "node --test test/" }), names: [] }),

@@ -70,11 +70,13 @@ export function planRun(
       if (titled.length > 0) own.push("-t", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own], env };
     case "mocha":
+      // --full-trace: Mocha otherwise cuts stacks and writes their paths relative to its folder.
       own = [
         "--reporter",
         `${options.helpersDir}/${MOCHA_REPORTER}`,
         "--reporter-option",
         `output=${options.out}`,
+        "--full-trace",
       ];
       if (titled.length > 0) own.push("--grep", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own, ...selection.paths], env };
