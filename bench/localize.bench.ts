@@ -90,12 +90,15 @@ const localizeBench: Benchmark = {
   description:
     "SBFL (Ochiai, DStar) function-level acc@1/3/5 on the corpora per group, plain and following exception causes; real coverage in Docker",
   async run(options: BenchOptions): Promise<BenchResult> {
-    const bugs = await loadSelection({
-      corpus: options.corpus ?? "all",
-      split: options.split ?? "all",
-      subset: options.subset,
-      ...(options.bugs ? { ids: options.bugs } : {}),
-    });
+    // Python's corpora: this harness measures coverage with Python's runtime (the JS corpus is in repair).
+    const bugs = (
+      await loadSelection({
+        corpus: options.corpus ?? "all",
+        split: options.split ?? "all",
+        subset: options.subset,
+        ...(options.bugs ? { ids: options.bugs } : {}),
+      })
+    ).filter((bug) => bug.language === undefined);
     const outcomes = await mapLimit(bugs, options.jobs ?? 1, async (bug): Promise<BugOutcome> => {
       try {
         return await localizeBug(bug, options.timeoutMs);

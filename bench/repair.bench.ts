@@ -7,10 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
 import { createOfflineEngine } from "../src/debug/offline/index.js";
-import { createPythonRuntime, python } from "../src/lang/python/index.js";
+import { languageById } from "../src/lang/registry.js";
+import { python } from "../src/lang/python/index.js";
 import { runFix } from "../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
+import { closeJsMirror } from "./lib/js-bugs.js";
 import { scorePatch, tally, verdictOf, type RepairOutcome, type RunStatus, type Score } from "./lib/score.js";
 import { mapLimit } from "./lib/stats.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
@@ -39,13 +41,17 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
   const base = { id: bug.id, group: bug.group, shape: bug.shape };
   try {
     const repoDir = await bug.materialize(join(scratch, "project"));
+    const language = bug.language ? languageById(bug.language)! : python;
     const fix = runFix(
       {
         engine: createOfflineEngine(),
         config: loadConfig(),
-        repoConfig: DEFAULT_REPO_CONFIG,
-        language: python,
-        makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
+        repoConfig: {
+          ...DEFAULT_REPO_CONFIG,
+          ...(bug.workingDirectory ? { working_directory: bug.workingDirectory } : {}),
+        },
+        language,
+        makeRuntime: (sandbox, where) => language.createRuntime(sandbox, where),
       },
       {
         repoDir,
@@ -61,7 +67,9 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
     const { result } = await Promise.race([fix, expired]);
     const ms = Math.round(performance.now() - started);
     const proposed = result.status === "fixed" ? result.patches[0] : undefined;
-    const score = proposed ? await scorePatch(bug, proposed.diff) : undefined;
+    const score = proposed
+      ? await (bug.score ? bug.score(proposed.diff) : scorePatch(bug, proposed.diff))
+      : undefined;
     return {
       ...base,
       status: result.status,
@@ -135,7 +143,7 @@ const repairBench: Benchmark = {
         `repair: ${bug.group} ${bug.id} (${bug.shape}): ${outcome.verdict} [${outcome.status}], ${outcome.experiments} experiments, ${(outcome.ms / 1000).toFixed(1)} s${outcome.verdict === "correct" ? "" : ` — ${outcome.error ?? outcome.reason ?? ""}`}\n`,
       );
       return outcome;
-    });
+    }).finally(closeJsMirror);
     return {
       rows: [{ metric: "bugs", value: outcomes.length }, ...repairRows(outcomes)],
       data: {

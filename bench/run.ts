@@ -31,7 +31,10 @@ async function main(): Promise<void> {
     .option("--timeout <ms>", "per-item timeout (a bug, a run)", positiveInt, 120_000)
     .option("--bench-timeout <ms>", "limit for one whole benchmark", positiveInt, 3_600_000)
     .addOption(
-      new Option("--corpus <corpus>", "corpus benchmarks: v1 (generated), v2 (hand-written), or both")
+      new Option(
+        "--corpus <corpus>",
+        "corpus benchmarks: v1 (generated), v2 (hand-written), js (JavaScript/TypeScript, repair only), or all",
+      )
         .choices(CORPUS_CHOICES)
         .default("all"),
     )

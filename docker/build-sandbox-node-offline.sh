@@ -12,9 +12,11 @@
 # docker/sandbox-node.Dockerfile: non-root user 10001, workdir /work, node, npm, npx and
 # corepack (with yarn and pnpm shims) on PATH, COREPACK_HOME=/opt/hypofix/corepack and
 # YARN_GLOBAL_FOLDER=/opt/hypofix/yarn owned by 10001 (a setup's package manager and Yarn's
-# cache stay in the environment image), sh, timeout and kill
-# for a supervisor, no python3; labels org.hypofix.sandbox=node, org.hypofix.node=<version>,
-# org.hypofix.npm and org.hypofix.corepack.
+# cache stay in the environment image), sh, timeout and kill for a supervisor,
+# /usr/local/lib/hypofix/node (a copy of node the sandbox user may run but not read, so the kernel
+# makes the JavaScript command runner it starts non-dumpable), no python3; labels
+# org.hypofix.sandbox=node, org.hypofix.node=<version>, org.hypofix.npm, org.hypofix.corepack and
+# org.hypofix.node-runner=1 (the image has that copy).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -143,13 +145,14 @@ for m in "${majors[@]}"; do
   # Root only here, to lay the files down and let corepack write its shims; the image runs as 10001.
   tar -C "$work/stage/$m" --owner=0 --group=0 --numeric-owner -c . |
     docker run -i --name "$ctr" --user 0:0 --network none "$BASE" \
-      /bin/sh -c 'tar -x -C / && corepack enable --install-directory /usr/local/bin yarn pnpm'
+      /bin/sh -c 'tar -x -C / && corepack enable --install-directory /usr/local/bin yarn pnpm &&
+        mkdir -p /usr/local/lib/hypofix && install -m 0711 /usr/local/bin/node /usr/local/lib/hypofix/node'
   docker commit \
     --change 'USER 10001:10001' \
     --change 'WORKDIR /work' \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/tmp COREPACK_HOME=/opt/hypofix/corepack YARN_GLOBAL_FOLDER=/opt/hypofix/yarn COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_ENABLE_AUTO_PIN=0 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false' \
     --change 'CMD ["/bin/sh"]' \
-    --change 'LABEL org.hypofix.sandbox=node' \
+    --change 'LABEL org.hypofix.sandbox=node org.hypofix.node-runner=1' \
     --change "LABEL org.hypofix.node=${NODE[$m]} org.hypofix.npm=${NPM[$m]} org.hypofix.corepack=${COREPACK[$m]}" \
     "$ctr" "$tag" >/dev/null
   docker rm "$ctr" >/dev/null
@@ -164,6 +167,7 @@ for m in "${majors[@]}"; do
     timeout 5 true && [ -x /bin/kill ]
     [ "$(stat -c %u /opt/hypofix/corepack)" = 10001 ]
     ! command -v python3 >/dev/null
+    [ "$(stat -c %a:%u /usr/local/lib/hypofix/node)" = 711:0 ]
   ' sh "${NODE[$m]}" "${NPM[$m]}" "${COREPACK[$m]}" || {
     log "$tag does not meet the sandbox contract (uid 10001, /work, node ${NODE[$m]}, npm, npx, corepack with yarn and pnpm, timeout, kill, a writable COREPACK_HOME)"
     exit 2

@@ -52,7 +52,9 @@ done
 missing_nodes=()
 while read -r major _; do
   [[ -z "$major" || "$major" == \#* ]] && continue
-  docker image inspect "$NODE_IMAGE-node$major" >/dev/null 2>&1 || missing_nodes+=("$major")
+  # An image from before the command runner's unreadable node copy is rebuilt too.
+  [ "$(docker image inspect --format '{{ index .Config.Labels "org.hypofix.node-runner" }}' "$NODE_IMAGE-node$major" 2>/dev/null)" = 1 ] ||
+    missing_nodes+=("$major")
 done <docker/sandbox-node.versions
 [ ${#missing_nodes[@]} -gt 0 ] && jobs+=("node")
 docker image inspect "$EGRESS_IMAGE" >/dev/null 2>&1 || jobs+=("egress")
@@ -83,6 +85,10 @@ if [ ${#jobs[@]} -gt 0 ]; then
 fi
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   docker tag "$IMAGE-py$DEFAULT_PYTHON" "$IMAGE"
+fi
+# The Node family's base tag (what the JavaScript language's imageBase names) is its default, Node 20.
+if [ "$(docker image inspect --format '{{.Id}}' "$NODE_IMAGE" 2>/dev/null)" != "$(docker image inspect --format '{{.Id}}' "$NODE_IMAGE-node20")" ]; then
+  docker tag "$NODE_IMAGE-node20" "$NODE_IMAGE"
 fi
 
 if [ $with_redis = 1 ] && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then

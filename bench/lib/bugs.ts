@@ -3,17 +3,19 @@
  * make (`--corpus`, `--split`, `--bug`, `--subset`). */
 import { addHeldout, copyBug, loadBugs } from "../corpus-tools/manifest.js";
 import { addHeldoutV2, loadCorpusV2, materialize, type Split } from "../corpus-tools/corpus-v2.js";
+import { loadJs } from "./js-bugs.js";
+import type { Score } from "./score.js";
 
-export type CorpusName = "v1" | "v2";
-export const CORPUS_CHOICES = ["v1", "v2", "all"] as const;
+export type CorpusName = "v1" | "v2" | "js";
+export const CORPUS_CHOICES = ["v1", "v2", "js", "all"] as const;
 export type CorpusChoice = (typeof CORPUS_CHOICES)[number];
 export const SPLIT_CHOICES = ["dev", "test", "all"] as const;
 export type SplitChoice = (typeof SPLIT_CHOICES)[number];
 
 /** Figures are reported per group: v1 as a whole, v2's halves apart (test is the one that says how
  * well Hypofix repairs code it was not tuned on). */
-export type BugGroup = "v1" | "v2 test" | "v2 dev";
-export const GROUPS: readonly BugGroup[] = ["v1", "v2 test", "v2 dev"];
+export type BugGroup = "v1" | "v2 test" | "v2 dev" | "js test" | "js dev";
+export const GROUPS: readonly BugGroup[] = ["v1", "v2 test", "v2 dev", "js test", "js dev"];
 
 export interface BenchBug {
   id: string;
@@ -31,6 +33,11 @@ export interface BenchBug {
   materialize(dest: string): Promise<string>;
   /** Puts the held-out tests into `projectDir` and returns their node-id path. */
   addHeldout(projectDir: string): Promise<string>;
+  /** The project's language when it is not Python (the registry's id), and its working directory. */
+  language?: string;
+  workingDirectory?: string;
+  /** Scores a proposed patch when the corpus runs its tests its own way (JS: the project's runner). */
+  score?(diff: string): Promise<Score>;
 }
 
 export async function loadV1(): Promise<BenchBug[]> {
@@ -78,7 +85,11 @@ export interface Selection {
 }
 
 const splitOf = (group: BugGroup): Split | undefined =>
-  group === "v2 test" ? "test" : group === "v2 dev" ? "dev" : undefined;
+  group === "v2 test" || group === "js test"
+    ? "test"
+    : group === "v2 dev" || group === "js dev"
+      ? "dev"
+      : undefined;
 
 /** The bugs `selection` names out of `bugs`, in their order. Throws on an id that is not there,
  * saying whether it exists outside the chosen corpus/split, so a typo never runs nothing quietly. */
@@ -106,7 +117,10 @@ export function selectBugs(bugs: readonly BenchBug[], selection: Selection): Ben
 
 /** Loads the corpora the selection needs and selects from them. */
 export async function loadSelection(selection: Selection): Promise<BenchBug[]> {
-  const v1 = selection.corpus === "v2" && selection.ids === undefined ? [] : await loadV1();
-  const v2 = selection.corpus === "v1" && selection.ids === undefined ? [] : await loadV2();
-  return selectBugs([...v1, ...v2], selection);
+  const wanted = (corpus: CorpusName) =>
+    selection.ids !== undefined || selection.corpus === "all" || selection.corpus === corpus;
+  const v1 = wanted("v1") ? await loadV1() : [];
+  const v2 = wanted("v2") ? await loadV2() : [];
+  const js = wanted("js") ? await loadJs() : [];
+  return selectBugs([...v1, ...v2, ...js], selection);
 }

@@ -2,6 +2,7 @@ import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
+import { javascript } from "./javascript/language.js";
 import { python } from "./python/index.js";
 import type { CiLogFacts, Language, RepoProbe } from "./types.js";
 
@@ -14,7 +15,7 @@ export type * from "./types.js";
  * registered, Python) when none scores above 0.
  */
 
-const registered: Language[] = [python];
+const registered: Language[] = [python, javascript];
 
 /**
  * Adds a language (a test's toy language, or a plug-in); its id must be new. Returns a

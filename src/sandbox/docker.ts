@@ -336,6 +336,9 @@ export class DockerSandbox implements Sandbox {
     const current = this.supervisor;
     const sup = current && (await current);
     if (sup?.alive) return sup;
+    // One that never started (an image without what it needs) would not start the next time
+    // either: every command would pay for the attempt. Only a runner that died is restarted.
+    if (current && !sup) return undefined;
     if (this.supervisor === current) {
       this.supervisor = (async () => {
         // The old runner died: end what its commands left running, so no test code

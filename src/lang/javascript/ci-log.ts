@@ -1,4 +1,5 @@
 import type { CiLogFacts } from "../types.js";
+import { testId } from "./runner/ids.js";
 
 /*
  * What a GitHub Actions job log of a JavaScript test runner says about the failing tests, as
@@ -26,7 +27,10 @@ const MAX_EXCERPT = 60;
 const relative = (file: string) => file.replace(WORKSPACE, "").replace(/\\/g, "/").replace(/^\.\//, "");
 
 const id = (file: string, titles: string[]) =>
-  `${relative(file)}::${titles.map((t) => t.trim()).join(" > ")}`;
+  testId(
+    relative(file),
+    titles.map((t) => t.trim()),
+  );
 
 interface Found {
   /** Index of the line the failure is reported at, for the excerpt. */

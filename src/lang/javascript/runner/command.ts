@@ -1,0 +1,96 @@
+import type { JsRunner, RunnerCommand } from "./detect.js";
+
+/*
+ * The argv of one run of a project's test runner, from its command (detect.ts): the suite or
+ * some tests by file and title path, with the runner's structured report written to `out`
+ * (Jest's and Vitest's JSON, our Mocha and node:test reporters from the helper bundle), and
+ * for a coverage run Jest's own V8 coverage (the others are read from NODE_V8_COVERAGE).
+ */
+
+export interface Selection {
+  /** Files or folders to run (repository paths made relative to the run's folder). */
+  paths: string[];
+  /** Title paths of the tests to run in those files; none: every test of the paths. */
+  titlePaths: string[][];
+}
+
+export interface RunPlan {
+  argv: string[];
+  env: Record<string, string>;
+}
+
+export const MOCHA_REPORTER = "mocha-reporter.cjs";
+export const NODE_TEST_REPORTER = "node-test-reporter.mjs";
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** A word of the runner's arguments that is a file or folder, not an option or its value. */
+function isPath(args: string[], i: number): boolean {
+  const a = args[i]!;
+  if (a.startsWith("-")) return false;
+  if (i > 0 && args[i - 1]!.startsWith("-") && !args[i - 1]!.includes("="))
+    return /\*|\/$|\.[cm]?[jt]sx?$/.test(a);
+  return true;
+}
+
+/** The names pattern of the runners that match a test's full name (its titles joined by spaces). */
+const fullNames = (titlePaths: string[][]) =>
+  `^(?:${titlePaths.map((t) => escapeRegex(t.join(" "))).join("|")})$`;
+
+/** The argv and variables of one run writing `runner`'s report to `out`. */
+export function planRun(
+  command: RunnerCommand,
+  selection: Selection,
+  options: { out: string; helpersDir: string; coverageDir?: string },
+): RunPlan {
+  const selecting = selection.paths.length > 0;
+  // The script's own files and folders give way to the selection.
+  const args = selecting
+    ? command.args.filter((_, i) => !isPath(command.args, i) || (command.runner === "vitest" && i === 0))
+    : command.args;
+  const titled = selection.titlePaths.filter((t) => t.length > 0);
+  const env = { ...command.env };
+  const runner: JsRunner = command.runner;
+  let own: string[];
+  switch (runner) {
+    case "jest":
+      own = ["--ci", "--json", `--outputFile=${options.out}`, "--testLocationInResults"];
+      if (options.coverageDir)
+        own.push(
+          "--coverage",
+          "--coverageProvider=v8",
+          "--coverageReporters=json",
+          `--coverageDirectory=${options.coverageDir}`,
+        );
+      if (selecting) own.push("--runTestsByPath", ...selection.paths);
+      if (titled.length > 0) own.push("-t", fullNames(titled));
+      return { argv: [command.program, ...command.prefix, ...args, ...own], env };
+    case "vitest":
+      own = ["--reporter=json", `--outputFile=${options.out}`, ...selection.paths];
+      if (titled.length > 0) own.push("-t", fullNames(titled));
+      return { argv: [command.program, ...command.prefix, ...args, ...own], env };
+    case "mocha":
+      // --full-trace: Mocha otherwise cuts stacks and writes their paths relative to its folder.
+      own = [
+        "--reporter",
+        `${options.helpersDir}/${MOCHA_REPORTER}`,
+        "--reporter-option",
+        `output=${options.out}`,
+        "--full-trace",
+      ];
+      if (titled.length > 0) own.push("--grep", fullNames(titled));
+      return { argv: [command.program, ...command.prefix, ...args, ...own, ...selection.paths], env };
+    case "node-test": {
+      const reporter = [
+        `--test-reporter=${options.helpersDir}/${NODE_TEST_REPORTER}`,
+        `--test-reporter-destination=${options.out}`,
+      ];
+      // node:test matches a test's own name (later Node versions its ancestors' too).
+      if (titled.length > 0)
+        reporter.push(
+          `--test-name-pattern=(?:^|\\s)(?:${titled.map((t) => escapeRegex(t.at(-1)!)).join("|")})$`,
+        );
+      return { argv: [command.program, ...reporter, ...args, ...selection.paths], env };
+    }
+  }
+}
