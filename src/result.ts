@@ -71,8 +71,14 @@ export const auditSchema = z.object({
   notes: z.array(z.string()).default([]),
 });
 
+/**
+ * `fixed`: every targeted failing test passes with the patch; `partial`: a patch makes some of
+ * them pass (`partialFix` says which) and breaks nothing, and is never proposed as a fix.
+ */
+export const statusSchema = z.enum(["fixed", "partial", "no-fix", "not-reproduced", "flaky", "error"]);
+
 export const resultSchema = z.object({
-  status: z.enum(["fixed", "no-fix", "not-reproduced", "flaky", "error"]),
+  status: statusSchema,
   /** One line for humans: why this status. */
   reason: z.string().default(""),
   failingTests: z.array(z.string()),
@@ -94,6 +100,8 @@ export const resultSchema = z.object({
     completionTokens: z.number().int().nonnegative(),
   }),
   engine: engineKindSchema.default("offline"),
+  /** Status `partial`: the failing tests the patch makes pass and those it leaves failing (`failingTests` is both). */
+  partialFix: z.object({ fixes: z.array(z.string()), stillFailing: z.array(z.string()) }).optional(),
   /** Tests that failed in the suite but are not failures to fix (status `flaky`): why, and after which test. */
   flaky: z
     .array(
@@ -153,6 +161,11 @@ export type BehaviourChange = z.infer<typeof behaviourChangeSchema>;
 export type Audit = z.infer<typeof auditSchema>;
 export type Result = z.infer<typeof resultSchema>;
 export type Usage = Result["usage"];
+
+/** A status with a validated patch: `fixed`, or `partial` (some of the failing tests). */
+export function hasPatch(status: Result["status"]): boolean {
+  return status === "fixed" || status === "partial";
+}
 
 export type AuditVerdict = Result["confidence"]["audit"];
 

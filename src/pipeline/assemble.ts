@@ -1,7 +1,7 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
 import type { Flakiness } from "./reproduce.js";
 import { renderReport, type ReportMeta } from "../report/render.js";
-import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
+import { auditVerdict, hasPatch, resultSchema, type Audit, type Patch, type Result } from "../result.js";
 
 export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified: [], notes: [] };
 
@@ -27,6 +27,8 @@ export interface RunState {
   suiteBefore?: { passed: number; failed: number };
   suiteAfter?: { passed: number; failed: number };
   audit?: Audit;
+  /** Set when the chosen patch fixes some of the failing tests, not all (status `partial`). */
+  partialFix?: { fixes: string[]; stillFailing: string[] };
   environment?: Result["environment"];
 }
 
@@ -43,7 +45,7 @@ export interface AssembleContext {
 export interface FixOutcome {
   result: Result;
   report: string;
-  /** The proposed patch, or "" when there is none. */
+  /** The validated patch (status `fixed`, or `partial`: never proposed as a fix), or "" when there is none. */
   patch: string;
 }
 
@@ -56,7 +58,7 @@ export function assemble(
 ): FixOutcome {
   const audit = state.audit ?? {
     ...EMPTY_AUDIT,
-    notes: status === "fixed" ? [] : ["no validated patch to audit"],
+    notes: hasPatch(status) ? [] : ["no validated patch to audit"],
   };
   const { timings } = context;
   timings.total = Date.now() - context.startedAt;
@@ -86,12 +88,13 @@ export function assemble(
       suitePasses:
         status === "fixed" && state.chosen !== undefined && state.chosen.validation.testsFailed === 0,
       localizationAgreement: agreement(state),
-      audit: status === "fixed" ? auditVerdict(audit) : "not-run",
+      audit: hasPatch(status) ? auditVerdict(audit) : "not-run",
     },
     audit,
     timings,
     usage: context.usage,
     engine: context.engine,
+    ...(status === "partial" && state.partialFix ? { partialFix: state.partialFix } : {}),
     ...(state.environment ? { environment: state.environment } : {}),
     ...(state.flaky && state.flaky.length > 0 ? { flaky: state.flaky } : {}),
     ...(state.sandbox ? { sandbox: state.sandbox } : {}),
@@ -120,7 +123,7 @@ export function assemble(
     notes: state.steps.map((s) => s.note),
   };
   const report = renderReport(result, meta);
-  return { result, report, patch: status === "fixed" ? (result.patches[0]?.diff ?? "") : "" };
+  return { result, report, patch: hasPatch(status) ? (result.patches[0]?.diff ?? "") : "" };
 }
 
 /** Every candidate as result.json lists it; the proposed patch goes first so consumers find it at patches[0]. */

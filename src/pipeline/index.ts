@@ -382,8 +382,11 @@ async function validateAndAudit(
   }
   run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
   if (partial) {
-    // The fixed tests are the job's now; the others are failures from before it, left as they were.
-    state.failingTests = targets;
+    // What the patch fixes and what it leaves failing; it is reported, never proposed as a fix.
+    state.partialFix = {
+      fixes: targets,
+      stillFailing: reproduced.failingTests.filter((t) => !targets.includes(t)),
+    };
     chosen.validation = fresh;
   }
   state.chosen = chosen;
@@ -402,7 +405,7 @@ async function validateAndAudit(
         runtime: run.runtime,
         edits: chosen.candidate.edits,
         diff: chosen.validation.diff,
-        failingTests: state.failingTests,
+        failingTests: targets,
         explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
       });
     } catch (err) {
@@ -415,6 +418,7 @@ async function validateAndAudit(
   }
   // Tests broken before the job and not its target still fail: the suite is not green, only no worse.
   const stillBroken = chosen.validation.otherFailures?.length ?? 0;
+  if (state.partialFix) return run.finish("partial", partialReason(state.partialFix));
   return run.finish(
     "fixed",
     `a patch passes ${state.failingTests.join(", ")} and ${
@@ -423,6 +427,12 @@ async function validateAndAudit(
         : "keeps the whole suite green"
     }`,
   );
+}
+
+/** Status `partial`'s reason: what the patch fixes, and what still fails. */
+function partialReason({ fixes, stillFailing }: { fixes: string[]; stillFailing: string[] }): string {
+  const total = fixes.length + stillFailing.length;
+  return `a patch fixes ${fixes.length} of ${total} failing tests (${fixes.join(", ")}) and breaks no test that passed before; ${stillFailing.join(", ")} still fail${stillFailing.length === 1 ? "s" : ""}`;
 }
 
 /** A patch that makes some of the failing tests pass, not all, and breaks no test that passed. */

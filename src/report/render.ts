@@ -1,4 +1,4 @@
-import type { BehaviourChange, Patch, Result, Step } from "../result.js";
+import { hasPatch, type BehaviourChange, type Patch, type Result, type Step } from "../result.js";
 import { clip, codeSpan as q } from "../text.js";
 import { cell, code, codeBlock, summary, text } from "./inert.js";
 
@@ -70,8 +70,9 @@ export function renderReport(result: Result, meta: ReportMeta): string {
     .trimEnd()}\n`;
 }
 
+/** The validated patch: proposed for `fixed`, shown (never proposed) for `partial`. */
 export function proposedPatch(result: Result): Patch | undefined {
-  if (result.status !== "fixed") return undefined;
+  if (!hasPatch(result.status)) return undefined;
   return result.patches.find((p) => p.plausible && p.rejectedBecause === undefined);
 }
 
@@ -91,6 +92,11 @@ function title(result: Result, meta: ReportMeta): string {
   switch (result.status) {
     case "fixed":
       return where ? `Fix ${code(where)} so ${tests} passes` : `Fix ${tests}`;
+    case "partial": {
+      const { fixes, stillFailing } = result.partialFix ?? { fixes: [], stillFailing: [] };
+      const total = fixes.length + stillFailing.length;
+      return `A patch${where ? ` to ${code(where)}` : ""} fixes ${fixes.length} of ${total} failing tests: not a fix`;
+    }
     case "no-fix":
       return `No validated fix for ${tests}: what Hypofix learned`;
     case "not-reproduced":
@@ -131,6 +137,14 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
       lines.push(`Hypofix reproduced ${it},${at} ${checked}.`);
       break;
     }
+    case "partial": {
+      const { fixes, stillFailing } = result.partialFix ?? { fixes: [], stillFailing: [] };
+      const list = (ids: string[]) => ids.map((t) => code(t)).join(", ");
+      lines.push(
+        `Hypofix reproduced ${it}. The patch below makes ${list(fixes)} pass and breaks no test that passed before, but ${list(stillFailing)} still ${stillFailing.length === 1 ? "fails" : "fail"} with it: it is shown, not proposed as a fix.`,
+      );
+      break;
+    }
     case "no-fix":
       lines.push(
         `Hypofix reproduced ${it} but found no patch that passes the failing ${result.failingTests.length > 1 ? "tests" : "test"} and keeps the suite green.${reason}`,
@@ -151,7 +165,7 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
 
 /** The cause in one sentence, tied to the observation that decided it. */
 function causeLine(result: Result): string | undefined {
-  if (result.status !== "fixed" && result.status !== "no-fix") return undefined;
+  if (!hasPatch(result.status) && result.status !== "no-fix") return undefined;
   const decisive = decisiveStep(result.steps);
   if (!decisive) return undefined;
   const { step, index } = decisive;
