@@ -82,7 +82,8 @@ export function assemble(
     ),
     patches: orderedPatches(state),
     confidence: {
-      done: state.done ?? false,
+      // The patch's own hypothesis must have concluded, not any step of the run.
+      done: state.chosen ? patchConcluded(state) : (state.done ?? false),
       reproduced: state.reproduced ?? false,
       // Every test of the suite, not only the targeted ones: failures from before the patch count.
       suitePasses:
@@ -149,4 +150,10 @@ function agreement(state: RunState): number {
   const at = state.chosen?.candidate.at;
   if (!top || !at) return 0;
   return top.file === at.file && (at.function === undefined || top.function === at.function) ? 1 : 0;
+}
+
+/** Whether the step whose edit is the chosen patch reached `<DONE>`. */
+function patchConcluded(state: RunState): boolean {
+  const from = state.chosen?.candidate.fromStep;
+  return from !== undefined && (state.steps[from]?.done ?? false);
 }

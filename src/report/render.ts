@@ -60,7 +60,7 @@ export function renderReport(result: Result, meta: ReportMeta): string {
   if (cause) out.push(cause, "");
   if (patch) out.push(codeBlock(patch.diff, "diff"), "");
   out.push(confidenceTable(result, meta, patch), "");
-  out.push(...debuggingLog(result.steps, meta.notes ?? []));
+  out.push(...debuggingLog(result.steps, meta.notes ?? [], patch?.fromStep));
   out.push(...otherCandidates(result, patch));
   out.push(...auditSection(result));
   out.push(footer(result, meta), "", REPORT_MARKER);
@@ -76,8 +76,12 @@ export function proposedPatch(result: Result): Patch | undefined {
   return result.patches.find((p) => p.plausible && p.rejectedBecause === undefined);
 }
 
-/** The step whose observation explains the bug: marked decisive, else the step that reached DONE. */
-export function decisiveStep(steps: Step[]): { step: Step; index: number } | undefined {
+/**
+ * The step whose observation explains the bug: the one whose edit is the patch (`fromStep`),
+ * else one marked decisive, else the step that reached DONE.
+ */
+export function decisiveStep(steps: Step[], fromStep?: number): { step: Step; index: number } | undefined {
+  if (fromStep !== undefined && steps[fromStep]) return { step: steps[fromStep], index: fromStep };
   const index = [steps.findIndex((s) => s.decisive), steps.findIndex((s) => s.done)].find((i) => i >= 0);
   return index === undefined ? undefined : { step: steps[index]!, index };
 }
@@ -166,7 +170,7 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
 /** The cause in one sentence, tied to the observation that decided it. */
 function causeLine(result: Result): string | undefined {
   if (!hasPatch(result.status) && result.status !== "no-fix") return undefined;
-  const decisive = decisiveStep(result.steps);
+  const decisive = decisiveStep(result.steps, proposedPatch(result)?.fromStep);
   if (!decisive) return undefined;
   const { step, index } = decisive;
   const probe = probeBefore(result.steps, index);
@@ -198,7 +202,7 @@ const ICON: Record<Flag, string> = { ok: "✅", warn: "⚠️", fail: "❌", non
 function confidenceTable(result: Result, meta: ReportMeta, patch: Patch | undefined): string {
   const rows: Row[] = [
     reproducedRow(result, meta),
-    doneRow(result),
+    doneRow(result, patch),
     suiteRow(result, meta, patch),
     ...(patch ? [localizationRow(result, meta)] : []),
     auditRow(result, patch),
@@ -246,11 +250,48 @@ function reproducedRow(result: Result, meta: ReportMeta): Row {
   return ["none", "failure reproduced", "not measured", result.reason || "no failing test to rerun"];
 }
 
-function doneRow(result: Result): Row {
+/**
+ * Whether debugging concluded, for the patch that is shown: `<DONE>` counts only at the
+ * hypothesis whose edit is the patch, and a patch from anywhere else says where it came from.
+ */
+function doneRow(result: Result, patch: Patch | undefined): Row {
   const steps = result.steps;
   if (steps.length === 0)
     return ["none", "debugging concluded", "no steps ran", "the run ended before debugging"];
   const doneAt = steps.findIndex((s) => s.done);
+  const doneElsewhere = (own: number | undefined) => {
+    const other = steps.findIndex((s, i) => s.done && i !== own);
+    return other < 0
+      ? ""
+      : `; ${q("<DONE>")} at step ${other + 1} vouches for another edit (${q(clip(steps[other]!.experiment, 80))})`;
+  };
+  if (patch) {
+    const own = patch.fromStep;
+    const step = own !== undefined ? steps[own] : undefined;
+    if (!step) {
+      return [
+        "warn",
+        "debugging concluded",
+        "the patch comes from no step",
+        `no hypothesis's experiment made this edit${doneElsewhere(undefined)}`,
+      ];
+    }
+    const seen = `${q(step.experiment)} gave ${q(clip(step.observation, 80))}`;
+    if (step.done) {
+      return [
+        "ok",
+        "debugging concluded",
+        `${q("<DONE>")} at step ${own! + 1} of ${steps.length}`,
+        `hypothesis ${own! + 1}, whose edit is the patch: ${seen}`,
+      ];
+    }
+    return [
+      "warn",
+      "debugging concluded",
+      `the patch is step ${own! + 1}'s edit, which did not conclude`,
+      `hypothesis ${own! + 1}: ${seen}${doneElsewhere(own)}`,
+    ];
+  }
   if (doneAt < 0) {
     return [
       "warn",
@@ -339,10 +380,10 @@ function shownAlone(step: Step): boolean {
   return step.conclusion === "supported";
 }
 
-function debuggingLog(steps: Step[], notes: string[]): string[] {
+function debuggingLog(steps: Step[], notes: string[], fromStep: number | undefined): string[] {
   if (steps.length === 0) return [];
   const out = ["#### Debugging log", ""];
-  const decisive = decisiveStep(steps);
+  const decisive = decisiveStep(steps, fromStep);
   // The probe at the decisive line is the observation a reviewer needs beside the decisive step.
   const probe = decisive ? probeBefore(steps, decisive.index) : undefined;
   const probeOfDecisive = probe ? steps.indexOf(probe) : -1;
@@ -493,7 +534,7 @@ function footer(result: Result, meta: ReportMeta): string {
     result.engine === "offline"
       ? "Engine `offline` (no language model)"
       : `Engine \`llm\` (${result.usage.llmCalls} calls, ${result.usage.promptTokens + result.usage.completionTokens} tokens)`;
-  const decisive = decisiveStep(result.steps)?.step;
+  const decisive = decisiveStep(result.steps, proposedPatch(result)?.fromStep)?.step;
   const example = decisive ?? result.steps.find((s) => s.experiment.startsWith("b ")) ?? result.steps[0];
   const test = result.failingTests[0];
   const reproduce =
