@@ -69,6 +69,18 @@ export const auditSchema = z.object({
   /** Changed functions that no test and no recorded call reaches. */
   unverified: z.array(z.string()).default([]),
   notes: z.array(z.string()).default([]),
+  /** Calls of the changed functions the differential run recorded (and replayed on both sides). */
+  recordedCalls: z.number().int().nonnegative().optional(),
+});
+
+/** A signal that tells a correct patch from a plausible one (src/audit/signals/): tripped, with its evidence. */
+export const signalSchema = z.object({
+  id: z.enum(["code-silenced", "condition", "beyond-failing-tests"]),
+  name: z.string(),
+  measured: z.boolean(),
+  tripped: z.boolean(),
+  value: z.string(),
+  evidence: z.string(),
 });
 
 /**
@@ -93,6 +105,8 @@ export const resultSchema = z.object({
     audit: z.enum(["confirmed", "contradicted", "not-run"]),
   }),
   audit: auditSchema,
+  /** The proposed patch's signals (code silenced, conditions, behaviour beyond the failing tests). */
+  signals: z.array(signalSchema).optional(),
   timings: z.record(z.string(), z.number().nonnegative()),
   usage: z.object({
     llmCalls: z.number().int().nonnegative(),
@@ -159,6 +173,7 @@ export type Patch = z.infer<typeof patchSchema>;
 export type Claim = z.infer<typeof claimSchema>;
 export type BehaviourChange = z.infer<typeof behaviourChangeSchema>;
 export type Audit = z.infer<typeof auditSchema>;
+export type Signal = z.infer<typeof signalSchema>;
 export type Result = z.infer<typeof resultSchema>;
 export type Usage = Result["usage"];
 

@@ -27,6 +27,8 @@ export interface RunState {
   suiteBefore?: { passed: number; failed: number };
   suiteAfter?: { passed: number; failed: number };
   audit?: Audit;
+  /** The chosen patch's signals. */
+  signals?: Result["signals"];
   /** Set when the chosen patch fixes some of the failing tests, not all (status `partial`). */
   partialFix?: { fixes: string[]; stillFailing: string[] };
   environment?: Result["environment"];
@@ -92,6 +94,7 @@ export function assemble(
       audit: hasPatch(status) ? auditVerdict(audit) : "not-run",
     },
     audit,
+    ...(state.signals && hasPatch(status) ? { signals: state.signals } : {}),
     timings,
     usage: context.usage,
     engine: context.engine,

@@ -3,13 +3,14 @@ import type { Config } from "../config.js";
 import { Budget, experimentTimeoutMs } from "../debug/budget.js";
 import type { PathRules } from "../debug/guards.js";
 import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "../debug/types.js";
-import type { Language, Runtime } from "../lang/types.js";
+import type { CoverageReport, Language, Runtime } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
+import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
 import { suiteSelection } from "./suite.js";
 import { makeValidator } from "./validate.js";
 import type { ReportMeta } from "../report/render.js";
@@ -30,6 +31,7 @@ export type Phase =
   | "validate"
   | "revalidate"
   | "audit"
+  | "signals"
   | "report";
 
 export interface AuditInput {
@@ -249,7 +251,7 @@ async function repair(run: Run): Promise<FixOutcome> {
 
   const debugged = await debugPhase(run, reproduced, localized);
   if ("error" in debugged) return run.finish("error", debugged.error);
-  return validateAndAudit(run, reproduced, debugged);
+  return validateAndAudit(run, reproduced, debugged, localized.coverage);
 }
 
 /** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
@@ -332,11 +334,24 @@ async function validateAndAudit(
   run: Run,
   reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
+  coverageBefore: CoverageReport,
 ): Promise<FixOutcome> {
   const { state, context } = run;
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
-  let chosen = engineRun.candidates.find((c) => c.validation.plausible);
+  const measure = {
+    sandbox: run.sandbox,
+    runtime: run.runtime,
+    suiteIds: run.suiteIds,
+    timeoutMs: validationOf(run, reproduced).timeoutMs,
+    before: coverageBefore,
+  };
+  // Among validated candidates, one that trips a signal never beats one that does not.
+  const ranked = await chooseCandidate(
+    { ...measure, failingTests: targets },
+    engineRun.candidates.filter((c) => c.validation.plausible),
+  );
+  let chosen = ranked.chosen;
   // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.
   let partial = false;
   if (!chosen && run.request.tests.length === 0) {
@@ -416,6 +431,17 @@ async function validateAndAudit(
     }
     run.phase("audit", `${state.audit.claims.length} claims checked`);
   }
+  state.signals = signalsOf({
+    candidate: chosen.candidate,
+    failingTests: targets,
+    before: coverageBefore,
+    after: ranked.measured.get(chosen) ?? (await coverageWith(measure, chosen.candidate)),
+    ...(context.audit ? { audit: state.audit } : {}),
+  });
+  run.phase(
+    "signals",
+    `${state.signals.filter((s) => s.tripped).length} of ${state.signals.length} signals tripped`,
+  );
   // Tests broken before the job and not its target still fail: the suite is not green, only no worse.
   const stillBroken = chosen.validation.otherFailures?.length ?? 0;
   if (state.partialFix) return run.finish("partial", partialReason(state.partialFix));

@@ -1,4 +1,11 @@
-import { hasPatch, type BehaviourChange, type Patch, type Result, type Step } from "../result.js";
+import {
+  hasPatch,
+  type BehaviourChange,
+  type Patch,
+  type Result,
+  type Signal,
+  type Step,
+} from "../result.js";
 import { clip, codeSpan as q } from "../text.js";
 import { cell, code, codeBlock, summary, text } from "./inert.js";
 
@@ -206,6 +213,7 @@ function confidenceTable(result: Result, meta: ReportMeta, patch: Patch | undefi
     suiteRow(result, meta, patch),
     ...(patch ? [localizationRow(result, meta)] : []),
     auditRow(result, patch),
+    ...(patch ? (result.signals ?? []).map(signalRow) : []),
   ];
   return [
     "| confidence | | evidence |",
@@ -371,6 +379,12 @@ function auditRow(result: Result, patch: Patch | undefined): Row {
   if (counts.confirmed > 0) return ["ok", "audit", "confirmed", `${tally}; see below`];
   if (counts.unverified > 0) return ["warn", "audit", "unverified", `${tally}; see below`];
   return ["none", "audit", "no claim to check", result.audit.notes[0] ?? "the explanation states no claim"];
+}
+
+/** A signal that tells a correct patch from a plausible one: ⚠️ tripped, with what was seen. */
+function signalRow(signal: Signal): Row {
+  const flag: Flag = !signal.measured ? "none" : signal.tripped ? "warn" : "ok";
+  return [flag, signal.name, signal.value, signal.evidence];
 }
 
 /** A step worth reading on its own: the decisive one, supported hypotheses, observations that ran. */
