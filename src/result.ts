@@ -69,10 +69,28 @@ export const auditSchema = z.object({
   /** Changed functions that no test and no recorded call reaches. */
   unverified: z.array(z.string()).default([]),
   notes: z.array(z.string()).default([]),
+  /** Calls of the changed functions the differential run recorded (and replayed on both sides). */
+  recordedCalls: z.number().int().nonnegative().optional(),
 });
 
+/** A signal that tells a correct patch from a plausible one (src/audit/signals/): tripped, with its evidence. */
+export const signalSchema = z.object({
+  id: z.enum(["code-silenced", "condition", "beyond-failing-tests"]),
+  name: z.string(),
+  measured: z.boolean(),
+  tripped: z.boolean(),
+  value: z.string(),
+  evidence: z.string(),
+});
+
+/**
+ * `fixed`: every targeted failing test passes with the patch; `partial`: a patch makes some of
+ * them pass (`partialFix` says which) and breaks nothing, and is never proposed as a fix.
+ */
+export const statusSchema = z.enum(["fixed", "partial", "no-fix", "not-reproduced", "flaky", "error"]);
+
 export const resultSchema = z.object({
-  status: z.enum(["fixed", "no-fix", "not-reproduced", "flaky", "error"]),
+  status: statusSchema,
   /** One line for humans: why this status. */
   reason: z.string().default(""),
   failingTests: z.array(z.string()),
@@ -87,6 +105,8 @@ export const resultSchema = z.object({
     audit: z.enum(["confirmed", "contradicted", "not-run"]),
   }),
   audit: auditSchema,
+  /** The proposed patch's signals (code silenced, conditions, behaviour beyond the failing tests). */
+  signals: z.array(signalSchema).optional(),
   timings: z.record(z.string(), z.number().nonnegative()),
   usage: z.object({
     llmCalls: z.number().int().nonnegative(),
@@ -94,6 +114,8 @@ export const resultSchema = z.object({
     completionTokens: z.number().int().nonnegative(),
   }),
   engine: engineKindSchema.default("offline"),
+  /** Status `partial`: the failing tests the patch makes pass and those it leaves failing (`failingTests` is both). */
+  partialFix: z.object({ fixes: z.array(z.string()), stillFailing: z.array(z.string()) }).optional(),
   /** Tests that failed in the suite but are not failures to fix (status `flaky`): why, and after which test. */
   flaky: z
     .array(
@@ -151,8 +173,14 @@ export type Patch = z.infer<typeof patchSchema>;
 export type Claim = z.infer<typeof claimSchema>;
 export type BehaviourChange = z.infer<typeof behaviourChangeSchema>;
 export type Audit = z.infer<typeof auditSchema>;
+export type Signal = z.infer<typeof signalSchema>;
 export type Result = z.infer<typeof resultSchema>;
 export type Usage = Result["usage"];
+
+/** A status with a validated patch: `fixed`, or `partial` (some of the failing tests). */
+export function hasPatch(status: Result["status"]): boolean {
+  return status === "fixed" || status === "partial";
+}
 
 export type AuditVerdict = Result["confidence"]["audit"];
 

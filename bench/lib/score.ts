@@ -108,6 +108,8 @@ export const VERDICTS = [
   "touches-tests",
   "does-not-apply",
   "no-fix",
+  /** The patch makes some of the failing tests pass, not all: reported, not a fix. */
+  "partial",
   /** The engine did not see the failure (not reproduced, or flaky). */
   "not-reproduced",
   "error",
@@ -128,6 +130,8 @@ export function verdictOf(status: RunStatus, score?: Score): Verdict {
       return "error";
     case "no-fix":
       return "no-fix";
+    case "partial":
+      return "partial";
     case "not-reproduced":
     case "flaky":
       return "not-reproduced";

@@ -142,6 +142,7 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
     behaviourChanges: behaviourChanges(evidence),
     unverified: unverifiedFunctions(evidence),
     notes: [...notes, ...full.notes],
+    recordedCalls: evidence.calls.length,
   };
   return { audit, verdict: auditVerdict(audit), markdown: renderAudit(audit), evidence };
 }

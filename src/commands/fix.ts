@@ -19,9 +19,10 @@ import { repeatable } from "./options.js";
 
 /**
  * Exit codes (README, "Exit codes"): 0 a validated patch, 1 none found, 3 nothing
- * to fix (not reproduced, flaky), 2 bad input or an infrastructure error.
+ * to fix (not reproduced, flaky), 4 a partial fix (some failing tests still fail),
+ * 2 bad input or an infrastructure error.
  */
-export const EXIT = { fixed: 0, "no-fix": 1, "not-reproduced": 3, flaky: 3, error: 2 } as const;
+export const EXIT = { fixed: 0, partial: 4, "no-fix": 1, "not-reproduced": 3, flaky: 3, error: 2 } as const;
 
 interface FixCliOptions {
   test: string[];

@@ -28,7 +28,8 @@ export interface PublishTarget {
 /**
  * Publishes a fix run as the App does: a validated fix becomes (or updates) the
  * failing branch's pull request, not for a fork's head nor in comment mode, with
- * a pointer on the failing pull request; anything else is the report as a
+ * a pointer on the failing pull request; anything else, a `partial` fix included
+ * (its report says which tests it fixes and which still fail), is the report as a
  * comment on it. The CLI's `--open-pr` calls this too.
  */
 export async function publishOutcome(

@@ -1,7 +1,7 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
 import type { Flakiness } from "./reproduce.js";
 import { renderReport, type ReportMeta } from "../report/render.js";
-import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
+import { auditVerdict, hasPatch, resultSchema, type Audit, type Patch, type Result } from "../result.js";
 
 export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified: [], notes: [] };
 
@@ -27,6 +27,10 @@ export interface RunState {
   suiteBefore?: { passed: number; failed: number };
   suiteAfter?: { passed: number; failed: number };
   audit?: Audit;
+  /** The chosen patch's signals. */
+  signals?: Result["signals"];
+  /** Set when the chosen patch fixes some of the failing tests, not all (status `partial`). */
+  partialFix?: { fixes: string[]; stillFailing: string[] };
   environment?: Result["environment"];
 }
 
@@ -43,7 +47,7 @@ export interface AssembleContext {
 export interface FixOutcome {
   result: Result;
   report: string;
-  /** The proposed patch, or "" when there is none. */
+  /** The validated patch (status `fixed`, or `partial`: never proposed as a fix), or "" when there is none. */
   patch: string;
 }
 
@@ -56,7 +60,7 @@ export function assemble(
 ): FixOutcome {
   const audit = state.audit ?? {
     ...EMPTY_AUDIT,
-    notes: status === "fixed" ? [] : ["no validated patch to audit"],
+    notes: hasPatch(status) ? [] : ["no validated patch to audit"],
   };
   const { timings } = context;
   timings.total = Date.now() - context.startedAt;
@@ -80,18 +84,21 @@ export function assemble(
     ),
     patches: orderedPatches(state),
     confidence: {
-      done: state.done ?? false,
+      // The patch's own hypothesis must have concluded, not any step of the run.
+      done: state.chosen ? patchConcluded(state) : (state.done ?? false),
       reproduced: state.reproduced ?? false,
       // Every test of the suite, not only the targeted ones: failures from before the patch count.
       suitePasses:
         status === "fixed" && state.chosen !== undefined && state.chosen.validation.testsFailed === 0,
       localizationAgreement: agreement(state),
-      audit: status === "fixed" ? auditVerdict(audit) : "not-run",
+      audit: hasPatch(status) ? auditVerdict(audit) : "not-run",
     },
     audit,
+    ...(state.signals && hasPatch(status) ? { signals: state.signals } : {}),
     timings,
     usage: context.usage,
     engine: context.engine,
+    ...(status === "partial" && state.partialFix ? { partialFix: state.partialFix } : {}),
     ...(state.environment ? { environment: state.environment } : {}),
     ...(state.flaky && state.flaky.length > 0 ? { flaky: state.flaky } : {}),
     ...(state.sandbox ? { sandbox: state.sandbox } : {}),
@@ -120,7 +127,7 @@ export function assemble(
     notes: state.steps.map((s) => s.note),
   };
   const report = renderReport(result, meta);
-  return { result, report, patch: status === "fixed" ? (result.patches[0]?.diff ?? "") : "" };
+  return { result, report, patch: hasPatch(status) ? (result.patches[0]?.diff ?? "") : "" };
 }
 
 /** Every candidate as result.json lists it; the proposed patch goes first so consumers find it at patches[0]. */
@@ -146,4 +153,10 @@ function agreement(state: RunState): number {
   const at = state.chosen?.candidate.at;
   if (!top || !at) return 0;
   return top.file === at.file && (at.function === undefined || top.function === at.function) ? 1 : 0;
+}
+
+/** Whether the step whose edit is the chosen patch reached `<DONE>`. */
+function patchConcluded(state: RunState): boolean {
+  const from = state.chosen?.candidate.fromStep;
+  return from !== undefined && (state.steps[from]?.done ?? false);
 }

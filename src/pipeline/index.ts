@@ -3,13 +3,14 @@ import type { Config } from "../config.js";
 import { Budget, experimentTimeoutMs } from "../debug/budget.js";
 import type { PathRules } from "../debug/guards.js";
 import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "../debug/types.js";
-import type { Language, Runtime } from "../lang/types.js";
+import type { CoverageReport, Language, Runtime } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
+import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
 import { suiteSelection } from "./suite.js";
 import { foldEquivalent } from "./patch-size.js";
 import { makeValidator } from "./validate.js";
@@ -31,6 +32,7 @@ export type Phase =
   | "validate"
   | "revalidate"
   | "audit"
+  | "signals"
   | "report";
 
 export interface AuditInput {
@@ -250,7 +252,7 @@ async function repair(run: Run): Promise<FixOutcome> {
 
   const debugged = await debugPhase(run, reproduced, localized);
   if ("error" in debugged) return run.finish("error", debugged.error);
-  return validateAndAudit(run, reproduced, debugged);
+  return validateAndAudit(run, reproduced, debugged, localized.coverage);
 }
 
 /** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
@@ -334,15 +336,28 @@ async function validateAndAudit(
   run: Run,
   reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
+  coverageBefore: CoverageReport,
 ): Promise<FixOutcome> {
   const { state, context } = run;
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
-  // Of the plausible candidates (equal on the suite), the one a reviewer reads fastest.
-  let chosen = foldEquivalent(
-    engineRun.candidates.filter((c) => c.validation.plausible),
-    state.localization?.[0],
-  )[0]?.chosen;
+  const measure = {
+    sandbox: run.sandbox,
+    runtime: run.runtime,
+    suiteIds: run.suiteIds,
+    timeoutMs: validationOf(run, reproduced).timeoutMs,
+    before: coverageBefore,
+  };
+  // Among validated candidates, one that trips a signal never beats one that does not; of
+  // candidates equal on the suite, only the one a reviewer reads fastest competes.
+  const ranked = await chooseCandidate(
+    { ...measure, failingTests: targets },
+    foldEquivalent(
+      engineRun.candidates.filter((c) => c.validation.plausible),
+      state.localization?.[0],
+    ).map((group) => group.chosen),
+  );
+  let chosen = ranked.chosen;
   // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.
   let partial = false;
   if (!chosen && run.request.tests.length === 0) {
@@ -388,8 +403,11 @@ async function validateAndAudit(
   }
   run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
   if (partial) {
-    // The fixed tests are the job's now; the others are failures from before it, left as they were.
-    state.failingTests = targets;
+    // What the patch fixes and what it leaves failing; it is reported, never proposed as a fix.
+    state.partialFix = {
+      fixes: targets,
+      stillFailing: reproduced.failingTests.filter((t) => !targets.includes(t)),
+    };
     chosen.validation = fresh;
   }
   state.chosen = chosen;
@@ -408,7 +426,7 @@ async function validateAndAudit(
         runtime: run.runtime,
         edits: chosen.candidate.edits,
         diff: chosen.validation.diff,
-        failingTests: state.failingTests,
+        failingTests: targets,
         explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
       });
     } catch (err) {
@@ -419,8 +437,20 @@ async function validateAndAudit(
     }
     run.phase("audit", `${state.audit.claims.length} claims checked`);
   }
+  state.signals = signalsOf({
+    candidate: chosen.candidate,
+    failingTests: targets,
+    before: coverageBefore,
+    after: ranked.measured.get(chosen) ?? (await coverageWith(measure, chosen.candidate)),
+    ...(context.audit ? { audit: state.audit } : {}),
+  });
+  run.phase(
+    "signals",
+    `${state.signals.filter((s) => s.tripped).length} of ${state.signals.length} signals tripped`,
+  );
   // Tests broken before the job and not its target still fail: the suite is not green, only no worse.
   const stillBroken = chosen.validation.otherFailures?.length ?? 0;
+  if (state.partialFix) return run.finish("partial", partialReason(state.partialFix));
   return run.finish(
     "fixed",
     `a patch passes ${state.failingTests.join(", ")} and ${
@@ -429,6 +459,12 @@ async function validateAndAudit(
         : "keeps the whole suite green"
     }`,
   );
+}
+
+/** Status `partial`'s reason: what the patch fixes, and what still fails. */
+function partialReason({ fixes, stillFailing }: { fixes: string[]; stillFailing: string[] }): string {
+  const total = fixes.length + stillFailing.length;
+  return `a patch fixes ${fixes.length} of ${total} failing tests (${fixes.join(", ")}) and breaks no test that passed before; ${stillFailing.join(", ")} still fail${stillFailing.length === 1 ? "s" : ""}`;
 }
 
 /** A patch that makes some of the failing tests pass, not all, and breaks no test that passed. */

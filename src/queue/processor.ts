@@ -55,6 +55,8 @@ export interface ProcessorDeps {
 
 const CONCLUSION: Record<Result["status"], Conclusion> = {
   fixed: "success",
+  // A partial fix is reported (the report says what it fixes and what it does not), never proposed.
+  partial: "neutral",
   "no-fix": "neutral",
   "not-reproduced": "neutral",
   flaky: "neutral",

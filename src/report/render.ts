@@ -1,4 +1,11 @@
-import type { BehaviourChange, Patch, Result, Step } from "../result.js";
+import {
+  hasPatch,
+  type BehaviourChange,
+  type Patch,
+  type Result,
+  type Signal,
+  type Step,
+} from "../result.js";
 import { clip, codeSpan as q } from "../text.js";
 import { cell, code, codeBlock, summary, text } from "./inert.js";
 
@@ -60,7 +67,7 @@ export function renderReport(result: Result, meta: ReportMeta): string {
   if (cause) out.push(cause, "");
   if (patch) out.push(codeBlock(patch.diff, "diff"), "");
   out.push(confidenceTable(result, meta, patch), "");
-  out.push(...debuggingLog(result.steps, meta.notes ?? []));
+  out.push(...debuggingLog(result.steps, meta.notes ?? [], patch?.fromStep));
   out.push(...otherCandidates(result, patch));
   out.push(...auditSection(result));
   out.push(footer(result, meta), "", REPORT_MARKER);
@@ -70,13 +77,18 @@ export function renderReport(result: Result, meta: ReportMeta): string {
     .trimEnd()}\n`;
 }
 
+/** The validated patch: proposed for `fixed`, shown (never proposed) for `partial`. */
 export function proposedPatch(result: Result): Patch | undefined {
-  if (result.status !== "fixed") return undefined;
+  if (!hasPatch(result.status)) return undefined;
   return result.patches.find((p) => p.plausible && p.rejectedBecause === undefined);
 }
 
-/** The step whose observation explains the bug: marked decisive, else the step that reached DONE. */
-export function decisiveStep(steps: Step[]): { step: Step; index: number } | undefined {
+/**
+ * The step whose observation explains the bug: the one whose edit is the patch (`fromStep`),
+ * else one marked decisive, else the step that reached DONE.
+ */
+export function decisiveStep(steps: Step[], fromStep?: number): { step: Step; index: number } | undefined {
+  if (fromStep !== undefined && steps[fromStep]) return { step: steps[fromStep], index: fromStep };
   const index = [steps.findIndex((s) => s.decisive), steps.findIndex((s) => s.done)].find((i) => i >= 0);
   return index === undefined ? undefined : { step: steps[index]!, index };
 }
@@ -91,6 +103,11 @@ function title(result: Result, meta: ReportMeta): string {
   switch (result.status) {
     case "fixed":
       return where ? `Fix ${code(where)} so ${tests} passes` : `Fix ${tests}`;
+    case "partial": {
+      const { fixes, stillFailing } = result.partialFix ?? { fixes: [], stillFailing: [] };
+      const total = fixes.length + stillFailing.length;
+      return `A patch${where ? ` to ${code(where)}` : ""} fixes ${fixes.length} of ${total} failing tests: not a fix`;
+    }
     case "no-fix":
       return `No validated fix for ${tests}: what Hypofix learned`;
     case "not-reproduced":
@@ -131,6 +148,14 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
       lines.push(`Hypofix reproduced ${it},${at} ${checked}.`);
       break;
     }
+    case "partial": {
+      const { fixes, stillFailing } = result.partialFix ?? { fixes: [], stillFailing: [] };
+      const list = (ids: string[]) => ids.map((t) => code(t)).join(", ");
+      lines.push(
+        `Hypofix reproduced ${it}. The patch below makes ${list(fixes)} pass and breaks no test that passed before, but ${list(stillFailing)} still ${stillFailing.length === 1 ? "fails" : "fail"} with it: it is shown, not proposed as a fix.`,
+      );
+      break;
+    }
     case "no-fix":
       lines.push(
         `Hypofix reproduced ${it} but found no patch that passes the failing ${result.failingTests.length > 1 ? "tests" : "test"} and keeps the suite green.${reason}`,
@@ -151,8 +176,8 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
 
 /** The cause in one sentence, tied to the observation that decided it. */
 function causeLine(result: Result): string | undefined {
-  if (result.status !== "fixed" && result.status !== "no-fix") return undefined;
-  const decisive = decisiveStep(result.steps);
+  if (!hasPatch(result.status) && result.status !== "no-fix") return undefined;
+  const decisive = decisiveStep(result.steps, proposedPatch(result)?.fromStep);
   if (!decisive) return undefined;
   const { step, index } = decisive;
   const probe = probeBefore(result.steps, index);
@@ -184,10 +209,11 @@ const ICON: Record<Flag, string> = { ok: "✅", warn: "⚠️", fail: "❌", non
 function confidenceTable(result: Result, meta: ReportMeta, patch: Patch | undefined): string {
   const rows: Row[] = [
     reproducedRow(result, meta),
-    doneRow(result),
+    doneRow(result, patch),
     suiteRow(result, meta, patch),
     ...(patch ? [localizationRow(result, meta)] : []),
     auditRow(result, patch),
+    ...(patch ? (result.signals ?? []).map(signalRow) : []),
   ];
   return [
     "| confidence | | evidence |",
@@ -232,11 +258,48 @@ function reproducedRow(result: Result, meta: ReportMeta): Row {
   return ["none", "failure reproduced", "not measured", result.reason || "no failing test to rerun"];
 }
 
-function doneRow(result: Result): Row {
+/**
+ * Whether debugging concluded, for the patch that is shown: `<DONE>` counts only at the
+ * hypothesis whose edit is the patch, and a patch from anywhere else says where it came from.
+ */
+function doneRow(result: Result, patch: Patch | undefined): Row {
   const steps = result.steps;
   if (steps.length === 0)
     return ["none", "debugging concluded", "no steps ran", "the run ended before debugging"];
   const doneAt = steps.findIndex((s) => s.done);
+  const doneElsewhere = (own: number | undefined) => {
+    const other = steps.findIndex((s, i) => s.done && i !== own);
+    return other < 0
+      ? ""
+      : `; ${q("<DONE>")} at step ${other + 1} vouches for another edit (${q(clip(steps[other]!.experiment, 80))})`;
+  };
+  if (patch) {
+    const own = patch.fromStep;
+    const step = own !== undefined ? steps[own] : undefined;
+    if (!step) {
+      return [
+        "warn",
+        "debugging concluded",
+        "the patch comes from no step",
+        `no hypothesis's experiment made this edit${doneElsewhere(undefined)}`,
+      ];
+    }
+    const seen = `${q(step.experiment)} gave ${q(clip(step.observation, 80))}`;
+    if (step.done) {
+      return [
+        "ok",
+        "debugging concluded",
+        `${q("<DONE>")} at step ${own! + 1} of ${steps.length}`,
+        `hypothesis ${own! + 1}, whose edit is the patch: ${seen}`,
+      ];
+    }
+    return [
+      "warn",
+      "debugging concluded",
+      `the patch is step ${own! + 1}'s edit, which did not conclude`,
+      `hypothesis ${own! + 1}: ${seen}${doneElsewhere(own)}`,
+    ];
+  }
   if (doneAt < 0) {
     return [
       "warn",
@@ -318,6 +381,12 @@ function auditRow(result: Result, patch: Patch | undefined): Row {
   return ["none", "audit", "no claim to check", result.audit.notes[0] ?? "the explanation states no claim"];
 }
 
+/** A signal that tells a correct patch from a plausible one: ⚠️ tripped, with what was seen. */
+function signalRow(signal: Signal): Row {
+  const flag: Flag = !signal.measured ? "none" : signal.tripped ? "warn" : "ok";
+  return [flag, signal.name, signal.value, signal.evidence];
+}
+
 /** A step worth reading on its own: the decisive one, supported hypotheses, observations that ran. */
 function shownAlone(step: Step): boolean {
   if (step.decisive || step.done) return true;
@@ -325,10 +394,10 @@ function shownAlone(step: Step): boolean {
   return step.conclusion === "supported";
 }
 
-function debuggingLog(steps: Step[], notes: string[]): string[] {
+function debuggingLog(steps: Step[], notes: string[], fromStep: number | undefined): string[] {
   if (steps.length === 0) return [];
   const out = ["#### Debugging log", ""];
-  const decisive = decisiveStep(steps);
+  const decisive = decisiveStep(steps, fromStep);
   // The probe at the decisive line is the observation a reviewer needs beside the decisive step.
   const probe = decisive ? probeBefore(steps, decisive.index) : undefined;
   const probeOfDecisive = probe ? steps.indexOf(probe) : -1;
@@ -479,7 +548,7 @@ function footer(result: Result, meta: ReportMeta): string {
     result.engine === "offline"
       ? "Engine `offline` (no language model)"
       : `Engine \`llm\` (${result.usage.llmCalls} calls, ${result.usage.promptTokens + result.usage.completionTokens} tokens)`;
-  const decisive = decisiveStep(result.steps)?.step;
+  const decisive = decisiveStep(result.steps, proposedPatch(result)?.fromStep)?.step;
   const example = decisive ?? result.steps.find((s) => s.experiment.startsWith("b ")) ?? result.steps[0];
   const test = result.failingTests[0];
   const reproduce =

@@ -68,6 +68,24 @@ describe("hypofix fix (the CLI)", () => {
     expect(noFix.stderr).toContain("no-fix");
   });
 
+  it("exits 4 for a partial fix (1 of 2 failing tests), with the patch written but status partial", async () => {
+    const out = await mkdtemp(join(tmpdir(), "hypofix-out-"));
+    const { code, stderr } = await hypofix([
+      "fix",
+      fixture("fix-preexisting"),
+      "--sandbox",
+      "local",
+      "--out",
+      out,
+    ]);
+    expect(code, stderr).toBe(4);
+    expect(stderr).toContain("hypofix: partial: a patch fixes 1 of 2 failing tests");
+    expect(resultSchema.parse(JSON.parse(await readFile(join(out, "result.json"), "utf8"))).status).toBe(
+      "partial",
+    );
+    expect(await readFile(join(out, "patch.diff"), "utf8")).toContain("+++ b/prices.py");
+  });
+
   it("exits 2 with one line for a repository that does not exist or an invalid .github/hypofix.yml", async () => {
     const missing = await hypofix([
       "fix",

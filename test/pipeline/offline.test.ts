@@ -39,6 +39,7 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
       "debug",
       "validate",
       "revalidate",
+      "signals",
     ]);
   });
 

@@ -35,6 +35,8 @@ let github: FakeGitHub;
 let baseUrl = "";
 const fixCalls: FixRequest[] = [];
 let onFix: (request: FixRequest) => void = () => {};
+/** What the stand-in pipeline ends with; default: no fix. */
+let fixOutcome: Awaited<ReturnType<ProcessorDeps["fix"]>> | undefined;
 
 const PERMISSIONS: Record<string, string> = { writer: "write", reader: "read" };
 
@@ -95,6 +97,7 @@ beforeEach(() => {
   failChecks = false;
   fixCalls.length = 0;
   onFix = () => {};
+  fixOutcome = undefined;
   github.requests.length = 0;
 });
 
@@ -112,6 +115,7 @@ const deps: ProcessorDeps = {
     fixCalls.push(request);
     request.onPhase?.("reproduce", "1 failing test(s) reproduced 3/3 times");
     onFix(request);
+    if (fixOutcome) return fixOutcome;
     return {
       result: { status: "no-fix", reason: "no hypothesis led to an edit" } as never,
       report: "## Hypofix report",
@@ -264,5 +268,27 @@ describe("the job processor's checks before the pipeline", () => {
     const states = checks.states.length;
     await hook(job, new Error("again"), log);
     expect(checks.states).toHaveLength(states);
+  });
+});
+
+describe("a partial fix in the App", () => {
+  it("is never a pull request: the report goes to the pull request as a comment, the check run ends neutral with what it fixes", async () => {
+    const reason =
+      "a patch fixes 1 of 2 failing tests (tests/test_calc.py::test_add) and breaks no test that passed before; tests/test_calc.py::test_sub still fails";
+    fixOutcome = {
+      result: { status: "partial", reason } as never,
+      report: "### A patch to `add` fixes 1 of 2 failing tests: not a fix",
+      patch:
+        "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n",
+    };
+    expect(await run(command())).toEqual({ status: "partial" });
+    expect(posted(/\/git\/|\/pulls/)).toEqual([]);
+    expect(comments[8]).toHaveLength(1);
+    expect(comments[8]![0]!.body).toMatch(/^### A patch to `add` fixes 1 of 2 failing tests: not a fix\n/);
+    const end = checks.states.at(-1)!;
+    expect(end).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(end.output!.title).toBe("Hypofix: partial");
+    expect(end.output!.summary).toContain("a patch fixes 1 of 2 failing tests");
+    expect(end.output!.summary).toContain("test_sub still fails");
   });
 });

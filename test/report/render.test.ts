@@ -150,6 +150,7 @@ describe("renderReport", () => {
       experiment: "b bank.py:21 ;; c ;; p available",
     };
     result.steps = [probe, ...Array.from({ length: 10 }, () => ({ ...rejected })), result.steps[2]!];
+    result.patches[0]!.fromStep = 11;
     const md = renderReport(result, { ...META, notes: [] });
     expect(md.match(/<details><summary>🔴 <b>/g)).toBeNull();
     expect(md).toContain("<details><summary>🔴 11 other steps: ruled out or uninformative</summary>");

@@ -1,0 +1,41 @@
+import type { CoverageReport } from "../../lang/types.js";
+import type { Audit } from "../../result.js";
+import type { FileChange } from "../types.js";
+import { beyondFailingTests } from "./beyond-failing.js";
+import { conditionSubject } from "./condition.js";
+import { codeSilenced } from "./silenced.js";
+import { notMeasured, type PatchSignal } from "./types.js";
+
+export type { PatchSignal } from "./types.js";
+export { codeSilenced } from "./silenced.js";
+export { conditionSubject } from "./condition.js";
+export { beyondFailingTests } from "./beyond-failing.js";
+
+/**
+ * Every signal of one patch, from what was measured: the suite's coverage before and with it,
+ * the audit's replayed calls, and the patch's text. Pure; the pipeline runs the measurements.
+ */
+export function patchSignals(input: {
+  changes: FileChange[];
+  failingTests: string[];
+  coverage?: { before: CoverageReport; after: CoverageReport };
+  /** Why coverage with the patch is missing, when it is. */
+  coverageMissing?: string;
+  audit?: Audit;
+}): PatchSignal[] {
+  const { changes, failingTests, coverage, audit } = input;
+  return [
+    coverage
+      ? codeSilenced({ ...coverage, failingTests, changes })
+      : notMeasured(
+          "code-silenced",
+          input.coverageMissing ?? "the suite's coverage with the patch was not measured",
+        ),
+    conditionSubject(changes),
+    beyondFailingTests({
+      changes: audit?.behaviourChanges,
+      failingTests,
+      callsRecorded: (audit?.recordedCalls ?? 0) > 0,
+    }),
+  ];
+}
