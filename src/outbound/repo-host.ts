@@ -14,6 +14,8 @@ import { readCiFailure } from "./ci-log.js";
 import { readRepoConfig, type ConfigLookup } from "./config.js";
 import { headOwner, type HeadOwner } from "./head-owner.js";
 import { permissionOf } from "./permission.js";
+import { openPullRequestForHead, postReview, pullRequestFiles, type Review } from "./reviews.js";
+import type { PullRequestFile } from "./suggestions.js";
 import {
   closeFixPullRequest,
   comment,
@@ -65,6 +67,16 @@ export interface RepoHost {
   publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
   /** Our open pull request already holding a fix for `baseSha`, untouched since; see publish.ts. */
   publishedFix(baseBranch: string, baseSha: string): Promise<{ number: number; url: string } | undefined>;
+  /** The open pull request whose head is `sha` (a fork's check run names none). */
+  openPullRequestForHead(sha: string): Promise<number | undefined>;
+  /** The pull request's changed files and their hunks. */
+  pullRequestFiles(number: number): Promise<PullRequestFile[]>;
+  /** Posts a review (suggested changes) once per key; see reviews.ts. */
+  postReview(
+    number: number,
+    review: Review,
+    key: string,
+  ): Promise<{ url: string; action: "posted" | "unchanged" }>;
   /** With a key, posted once: a re-run finds its earlier comment instead of posting again. */
   comment(issueNumber: number, body: string, key?: string): Promise<{ url: string }>;
   /** Closes the failing branch's open fix pull request, with a comment, when CI passed without it. */
@@ -138,6 +150,9 @@ export function createRepoHost(
     },
     publishFix: (fix) => publishFix(octokit, repo, fix),
     publishedFix: (baseBranch, baseSha) => publishedFix(octokit, repo, baseBranch, baseSha),
+    openPullRequestForHead: (sha) => openPullRequestForHead(octokit, repo, sha),
+    pullRequestFiles: (number) => pullRequestFiles(octokit, repo, number),
+    postReview: (number, review, key) => postReview(octokit, repo, number, review, key),
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)

@@ -1,6 +1,6 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
 import type { Flakiness } from "./reproduce.js";
-import { renderReport, type ReportMeta } from "../report/render.js";
+import { renderFirstScreen, renderReport, type ReportMeta } from "../report/render.js";
 import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
 
 export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified: [], notes: [] };
@@ -45,6 +45,8 @@ export interface FixOutcome {
   report: string;
   /** The proposed patch, or "" when there is none. */
   patch: string;
+  /** The report's first screen (title, summary, cause, flags): a review's body. */
+  firstScreen?: string;
 }
 
 /** The result.json and the report (the PR body) of a run that ended with `status`. */
@@ -120,7 +122,8 @@ export function assemble(
     notes: state.steps.map((s) => s.note),
   };
   const report = renderReport(result, meta);
-  return { result, report, patch: status === "fixed" ? (result.patches[0]?.diff ?? "") : "" };
+  const patch = status === "fixed" ? (result.patches[0]?.diff ?? "") : "";
+  return { result, report, patch, firstScreen: renderFirstScreen(result, meta) };
 }
 
 /** Every candidate as result.json lists it; the proposed patch goes first so consumers find it at patches[0]. */

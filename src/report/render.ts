@@ -70,6 +70,19 @@ export function renderReport(result: Result, meta: ReportMeta): string {
     .trimEnd()}\n`;
 }
 
+/**
+ * The report's first screen, for where the diff is shown otherwise (a review's suggested
+ * changes): the title, the one-paragraph summary, the cause and the confidence flags.
+ */
+export function renderFirstScreen(result: Result, meta: ReportMeta): string {
+  const patch = proposedPatch(result);
+  const cause = causeLine(result);
+  const out = [`### ${title(result, meta)}`, "", intro(result, meta, patch), ""];
+  if (cause) out.push(cause, "");
+  out.push(confidenceTable(result, meta, patch));
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
 export function proposedPatch(result: Result): Patch | undefined {
   if (result.status !== "fixed") return undefined;
   return result.patches.find((p) => p.plausible && p.rejectedBecause === undefined);

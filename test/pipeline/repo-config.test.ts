@@ -23,6 +23,7 @@ describe("parseRepoConfig", () => {
         "max_experiments: 30",
         "mode: comment",
         "reruns: 2",
+        "delivery: pull-request",
       ].join("\n"),
     );
     expect(config).toEqual({
@@ -36,6 +37,7 @@ describe("parseRepoConfig", () => {
       max_experiments: 30,
       mode: "comment",
       reruns: 2,
+      delivery: "pull-request",
       forks: "comment",
     });
     expect(commandArgv(config.setup_command)).toEqual(["pip", "install", "-e", "."]);
@@ -48,6 +50,7 @@ describe("parseRepoConfig", () => {
       patches: 10,
       reruns: 3,
       mode: "pull-request",
+      delivery: "suggestions",
     });
   });
 
