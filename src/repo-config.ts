@@ -67,6 +67,8 @@ const baseShape = {
    * comment); `pull-request` skips the suggestions; `comment` only comments (as `mode: comment`).
    */
   delivery: z.enum(["suggestions", "pull-request", "comment"]).default("suggestions"),
+  /** Open Hypofix pull requests a repository may have at once; past it a new fix is not opened, and its check run says why. */
+  max_open_pull_requests: z.number().int().min(1).max(100).default(3),
   /** Reruns of a failing test before repair. */
   reruns: z.number().int().min(1).max(10).default(3),
   /** Where setup and tests run, relative to the repository root (a monorepo's project folder). */

@@ -1,7 +1,8 @@
 import { forkFixComment, reviewBody, suggestionComment } from "../report/delivery.js";
 import type { Result } from "../result.js";
 import type { Checkout } from "./checkout.js";
-import type { BlockedFix, PublishedFix } from "./publish.js";
+import { opensPullRequests } from "../repo-config.js";
+import { fixBranch, type BlockedFix, type PublishedFix } from "./publish.js";
 import { publishOutcome, type PublishTarget } from "./publish-outcome.js";
 import type { PullRequestInfo, RepoHost } from "./repo-host.js";
 import type { ReviewComment } from "./reviews.js";
@@ -28,6 +29,8 @@ export type Delivered = {
   blocked?: BlockedFix;
   /** Why suggestions were not posted, when they were considered. */
   unfit?: string;
+  /** Why no fix pull request was opened: the repository's open ones reached `max_open_pull_requests`. */
+  capped?: string;
 };
 
 /**
@@ -51,7 +54,8 @@ export async function deliverFix(
   if (validated && pr && repoConfig.delivery === "suggestions" && repoConfig.mode === "pull-request") {
     const planned = await reviewFor(host, outcome, pr, target.headSha);
     if ("review" in planned) {
-      const posted = await host.postReview(pr.number, planned.review, `fix:${target.runKey}`);
+      // One review per failing commit: a retry, or a later command on it, finds it standing.
+      const posted = await host.postReview(pr.number, planned.review, `fix:${target.headSha}`);
       return { review: { number: pr.number, suggestions: planned.review.comments.length, ...posted } };
     }
     unfit = planned.unfit;
@@ -61,8 +65,20 @@ export async function deliverFix(
     await host.comment(pr.number, forkFixComment(outcome.report, why), `report:${target.runKey}`);
     return { unfit: why };
   }
+  if (validated && !target.fork && opensPullRequests(repoConfig)) {
+    const capped = await capReached(host, target);
+    if (capped) return { capped, ...(unfit === undefined ? {} : { unfit }) };
+  }
   const published = await publishOutcome(host, outcome, checkout, target);
   return unfit === undefined ? published : { ...published, unfit };
+}
+
+/** Why a new fix pull request would pass the repository's cap; updating the branch's own one never does. */
+async function capReached(host: RepoHost, target: DeliveryTarget): Promise<string | undefined> {
+  const max = target.repoConfig.max_open_pull_requests;
+  const open = await host.openFixBranches();
+  if (open.length < max || open.includes(fixBranch(await target.baseBranch()))) return undefined;
+  return `${open.length} Hypofix pull requests are open in this repository, the most \`max_open_pull_requests\` allows (${max}); merge or close one and Hypofix opens the next`;
 }
 
 /** The review of suggested changes for the patch, or why the pull request's diff cannot carry it. */

@@ -16,7 +16,8 @@ import type { HypofixJob } from "../../src/queue/job.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
 import type { Recorded } from "../doubles/fake-github.js";
-import { deliveryHeaders, examplePayload } from "../github/payloads.js";
+import { deliveryHeaders } from "../github/payloads.js";
+import { failedCheckRun } from "../helpers/app-payloads.js";
 import { git } from "../helpers/git.js";
 import { serveOnLoopback, until, type Running } from "../helpers/hypofix-process.js";
 import { BankApp, INSTALLATION, REPO } from "../ops/bank-app.js";
@@ -24,45 +25,6 @@ import { BankApp, INSTALLATION, REPO } from "../ops/bank-app.js";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = "suggestions-e2e-secret";
 const PYTHON = process.env.HYPOFIX_PYTHON ?? "python3";
-
-type Payload = Record<string, Record<string, unknown>>;
-
-/** A failed check run as GitHub delivers it; `pull` names a same-repository pull request (a fork's names none). */
-function checkRunBody(sha: string, headBranch: string | null, id: number, pull?: number): string {
-  const p = examplePayload<Payload>(
-    "check_run",
-    (x) => x.action === "completed" && (x.check_run as { conclusion: string }).conclusion === "failure",
-  );
-  const pulls =
-    pull === undefined
-      ? []
-      : [
-          {
-            number: pull,
-            head: { repo: { url: `https://api.github.example/repos/${REPO.owner}/${REPO.name}` } },
-          },
-        ];
-  p.check_run = {
-    ...p.check_run,
-    id,
-    head_sha: sha,
-    pull_requests: pulls,
-    app: { id: 999 },
-    check_suite: {
-      ...(p.check_run!.check_suite as object),
-      head_branch: headBranch,
-      head_sha: sha,
-      pull_requests: pulls,
-    },
-  };
-  const repository = {
-    ...p.repository,
-    name: REPO.name,
-    full_name: `${REPO.owner}/${REPO.name}`,
-    owner: { login: REPO.owner },
-  };
-  return JSON.stringify({ ...p, repository, installation: { id: INSTALLATION } });
-}
 
 /** GitHub's "Commit suggestion": lines startLine..line of the file become the suggestion's lines. */
 function applySuggestion(content: string, startLine: number, line: number, body: string): string {
@@ -206,7 +168,7 @@ describe("a validated fix is delivered on the failing pull request", () => {
     const pull = { number, head, base, title: `Eve's #${number}`, body: "", state: "open" as const };
     app.gitHub.pulls.push({ ...pull, fork: { owner: "eve", sha } });
     const since = { before: app.github.requests.length, branches: hypofixBranches() };
-    await deliver(checkRunBody(sha, head, checkRun));
+    await deliver(failedCheckRun(sha, head, checkRun));
     return since;
   };
 
@@ -222,7 +184,7 @@ describe("a validated fix is delivered on the failing pull request", () => {
       state: "open",
     });
     const before = app.github.requests.length;
-    await deliver(checkRunBody(sha, "strict", 9001, 5));
+    await deliver(failedCheckRun(sha, "strict", 9001, 5));
 
     expect(await outcome(sha)).toEqual({ status: "fixed", review: 5, suggestions: 1, publish: "posted" });
     expect(refWrites(before)).toEqual([]);
@@ -262,7 +224,7 @@ describe("a validated fix is delivered on the failing pull request", () => {
       body: "",
       state: "open",
     });
-    await deliver(checkRunBody(sha, "docs", 9002, 6));
+    await deliver(failedCheckRun(sha, "docs", 9002, 6));
 
     expect(await outcome(sha)).toMatchObject({ status: "fixed", publish: "opened" });
     expect(app.gitHub.reviews.filter((r) => r.pull === 6)).toEqual([]);

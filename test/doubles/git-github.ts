@@ -177,6 +177,18 @@ export class GitBackedGitHub {
         };
       return this.createReview(pr, body);
     }
+    if (
+      (m = /^\/issues\/(\d+)\/labels(?:\/(.+))?$/.exec(path)) &&
+      (method === "POST" || method === "DELETE")
+    ) {
+      const pr = this.pulls.find((p) => p.number === Number(m![1]));
+      if (!pr) return { status: 404, body: { message: "Not Found" } };
+      const labels = new Set(pr.labels ?? []);
+      if (method === "POST") for (const l of body.labels as string[]) labels.add(l);
+      else if (!labels.delete(m[2]!)) return { status: 404, body: { message: "Label does not exist" } };
+      pr.labels = [...labels];
+      return { status: 200, body: pr.labels.map((name) => ({ name })) };
+    }
     if (method === "GET" && path === "/pulls") {
       const [owner, head] = params.get("head")?.split(":") ?? [];
       const state = params.get("state") ?? "open";

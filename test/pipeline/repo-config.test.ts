@@ -24,6 +24,7 @@ describe("parseRepoConfig", () => {
         "mode: comment",
         "reruns: 2",
         "delivery: pull-request",
+        "max_open_pull_requests: 5",
       ].join("\n"),
     );
     expect(config).toEqual({
@@ -38,6 +39,7 @@ describe("parseRepoConfig", () => {
       mode: "comment",
       reruns: 2,
       delivery: "pull-request",
+      max_open_pull_requests: 5,
       forks: "comment",
     });
     expect(commandArgv(config.setup_command)).toEqual(["pip", "install", "-e", "."]);
@@ -51,6 +53,7 @@ describe("parseRepoConfig", () => {
       reruns: 3,
       mode: "pull-request",
       delivery: "suggestions",
+      max_open_pull_requests: 3,
     });
   });
 
