@@ -20,7 +20,7 @@ import { deliveryHeaders } from "../github/payloads.js";
 import { failedCheckRun } from "../helpers/app-payloads.js";
 import { git } from "../helpers/git.js";
 import { serveOnLoopback, until, type Running } from "../helpers/hypofix-process.js";
-import { BankApp, INSTALLATION, REPO } from "../ops/bank-app.js";
+import { BankApp } from "../ops/bank-app.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = "suggestions-e2e-secret";
