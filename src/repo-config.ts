@@ -61,6 +61,14 @@ const baseShape = {
   max_experiments: z.number().int().min(1).max(1000).default(80),
   /** Open a pull request with a validated fix, or only comment. */
   mode: z.enum(["pull-request", "comment"]).default("pull-request"),
+  /**
+   * Where a validated fix goes: `suggestions` posts suggested changes on the failing pull
+   * request when its diff shows every changed line, else a fix pull request (a fork's: a
+   * comment); `pull-request` skips the suggestions; `comment` only comments (as `mode: comment`).
+   */
+  delivery: z.enum(["suggestions", "pull-request", "comment"]).default("suggestions"),
+  /** Open Hypofix pull requests a repository may have at once; past it a new fix is not opened, and its check run says why. */
+  max_open_pull_requests: z.number().int().min(1).max(100).default(3),
   /** Reruns of a failing test before repair. */
   reruns: z.number().int().min(1).max(10).default(3),
   /** Where setup and tests run, relative to the repository root (a monorepo's project folder). */
@@ -93,6 +101,11 @@ export function repoConfigSchema() {
 }
 
 export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema().parse({}) as RepoConfig;
+
+/** Whether a validated fix may become a pull request: neither `mode: comment` nor `delivery: comment`. */
+export function opensPullRequests(config: RepoConfig): boolean {
+  return config.mode === "pull-request" && config.delivery !== "comment";
+}
 
 /** A language's own key of the configuration, when it is a string (e.g. `python_version`). */
 export function languageSetting(config: RepoConfig, key: string | undefined): string | undefined {

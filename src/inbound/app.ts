@@ -70,7 +70,7 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
       context,
       {
         job: {
-          kind: command === "explain" ? "explain" : "ci-failure",
+          kind: command === "fix" ? "ci-failure" : command,
           trigger: "command",
           installationId: installation.id,
           repo: { owner: context.repo().owner, name: context.repo().repo },

@@ -141,18 +141,19 @@ export function triggerFromWorkflowRun(payload: WorkflowRunPayload): Trigger {
   });
 }
 
-export type Command = "explain" | "fix";
+export type Command = "explain" | "fix" | "pause" | "resume";
 
 /**
- * `/explain` or `/fix` alone on a line of a top-level paragraph. Code blocks, quotes,
- * lists, HTML and inline code never trigger: parsed with marked's lexer, as GitHub renders it.
+ * `/explain`, `/fix`, `/hypofix pause` or `/hypofix resume` alone on a line of a top-level
+ * paragraph. Code blocks, quotes, lists, HTML and inline code never trigger: parsed with
+ * marked's lexer, as GitHub renders it.
  */
 export function parseCommand(body: string): Command | null {
   for (const token of new Lexer().lex(body)) {
     if (token.type !== "paragraph") continue;
     for (const line of token.raw.split("\n")) {
-      const match = /^[ \t]*\/(explain|fix)[ \t]*$/.exec(line);
-      if (match) return match[1] as Command;
+      const match = /^[ \t]*\/(?:(explain|fix)|hypofix[ \t]+(pause|resume))[ \t]*$/.exec(line);
+      if (match) return (match[1] ?? match[2]) as Command;
     }
   }
   return null;

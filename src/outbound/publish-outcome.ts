@@ -1,5 +1,5 @@
 import type { Language } from "../lang/types.js";
-import type { RepoConfig } from "../repo-config.js";
+import { opensPullRequests, type RepoConfig } from "../repo-config.js";
 import { blockedNote, proposedNote } from "../report/fix-notes.js";
 import type { Result } from "../result.js";
 import type { Checkout } from "./checkout.js";
@@ -41,7 +41,7 @@ export async function publishOutcome(
   const { result } = outcome;
   const { repoConfig, runKey } = target;
   let blocked: BlockedFix | undefined;
-  if (result.status === "fixed" && outcome.patch && repoConfig.mode === "pull-request" && !target.fork) {
+  if (result.status === "fixed" && outcome.patch && opensPullRequests(repoConfig) && !target.fork) {
     const rules = {
       files: target.language.files,
       sourcePaths: repoConfig.source_paths,

@@ -14,6 +14,9 @@ import { readCiFailure } from "./ci-log.js";
 import { readRepoConfig, type ConfigLookup } from "./config.js";
 import { headOwner, type HeadOwner } from "./head-owner.js";
 import { permissionOf } from "./permission.js";
+import { openFixBranches, setLabel } from "./quiet.js";
+import { openPullRequestForHead, postReview, pullRequestFiles, type Review } from "./reviews.js";
+import type { PullRequestFile } from "./suggestions.js";
 import {
   closeFixPullRequest,
   comment,
@@ -42,6 +45,8 @@ export interface PullRequestInfo {
   baseRef: string;
   /** Open (not closed or merged): only an open pull request's head proves a commit is this repository's. */
   open: boolean;
+  /** Its labels' names (`hypofix:skip` pauses Hypofix on it). */
+  labels: string[];
 }
 
 /**
@@ -65,6 +70,20 @@ export interface RepoHost {
   publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
   /** Our open pull request already holding a fix for `baseSha`, untouched since; see publish.ts. */
   publishedFix(baseBranch: string, baseSha: string): Promise<{ number: number; url: string } | undefined>;
+  /** The open pull request whose head is `sha` (a fork's check run names none). */
+  openPullRequestForHead(sha: string): Promise<number | undefined>;
+  /** Adds or removes a label of a pull request. */
+  setLabel(issueNumber: number, label: string, on: boolean): Promise<void>;
+  /** The head branches of the open fix pull requests (counted against `max_open_pull_requests`). */
+  openFixBranches(): Promise<string[]>;
+  /** The pull request's changed files and their hunks. */
+  pullRequestFiles(number: number): Promise<PullRequestFile[]>;
+  /** Posts a review (suggested changes) once per key; see reviews.ts. */
+  postReview(
+    number: number,
+    review: Review,
+    key: string,
+  ): Promise<{ url: string; action: "posted" | "unchanged" }>;
   /** With a key, posted once: a re-run finds its earlier comment instead of posting again. */
   comment(issueNumber: number, body: string, key?: string): Promise<{ url: string }>;
   /** Closes the failing branch's open fix pull request, with a comment, when CI passed without it. */
@@ -122,6 +141,8 @@ export function createRepoHost(
         baseSha: pr.base.sha,
         baseRef: pr.base.ref,
         open: pr.state === "open",
+        // A response without the list (not GitHub's, but a proxy's or an old server's) has none.
+        labels: Array.isArray(pr.labels) ? pr.labels.map((l) => l.name) : [],
         ...(sameRepo ? { sameRepoHeadRef: pr.head.ref } : {}),
       };
     },
@@ -138,6 +159,11 @@ export function createRepoHost(
     },
     publishFix: (fix) => publishFix(octokit, repo, fix),
     publishedFix: (baseBranch, baseSha) => publishedFix(octokit, repo, baseBranch, baseSha),
+    openPullRequestForHead: (sha) => openPullRequestForHead(octokit, repo, sha),
+    setLabel: (issueNumber, label, on) => setLabel(octokit, repo, issueNumber, label, on),
+    openFixBranches: () => openFixBranches(octokit, repo),
+    pullRequestFiles: (number) => pullRequestFiles(octokit, repo, number),
+    postReview: (number, review, key) => postReview(octokit, repo, number, review, key),
     comment: (issueNumber, body, key) =>
       key === undefined
         ? comment(octokit, repo, issueNumber, body)

@@ -1,7 +1,12 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
 import type { Flakiness } from "./reproduce.js";
+<<<<<<< HEAD
 import { renderReport, type ReportMeta } from "../report/render.js";
 import { auditVerdict, hasPatch, resultSchema, type Audit, type Patch, type Result } from "../result.js";
+=======
+import { renderFirstScreen, renderReport, type ReportMeta } from "../report/render.js";
+import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
+>>>>>>> delivery
 
 export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified: [], notes: [] };
 
@@ -49,6 +54,8 @@ export interface FixOutcome {
   report: string;
   /** The validated patch (status `fixed`, or `partial`: never proposed as a fix), or "" when there is none. */
   patch: string;
+  /** The report's first screen (title, summary, cause, flags): a review's body. */
+  firstScreen?: string;
 }
 
 /** The result.json and the report (the PR body) of a run that ended with `status`. */
@@ -127,7 +134,12 @@ export function assemble(
     notes: state.steps.map((s) => s.note),
   };
   const report = renderReport(result, meta);
+<<<<<<< HEAD
   return { result, report, patch: hasPatch(status) ? (result.patches[0]?.diff ?? "") : "" };
+=======
+  const patch = status === "fixed" ? (result.patches[0]?.diff ?? "") : "";
+  return { result, report, patch, firstScreen: renderFirstScreen(result, meta) };
+>>>>>>> delivery
 }
 
 /** Every candidate as result.json lists it; the proposed patch goes first so consumers find it at patches[0]. */

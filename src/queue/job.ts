@@ -7,7 +7,8 @@ const repoRef = z.object({ owner: z.string().min(1), name: z.string().min(1) });
 export const jobSchema = z
   .object({
     /** `ci-green`: a branch's CI passed; an open Hypofix PR for it is closed with a comment. */
-    kind: z.enum(["ci-failure", "explain", "ci-green"]),
+    /** `pause` / `resume`: `/hypofix pause` or `resume` on a pull request (its `hypofix:skip` label). */
+    kind: z.enum(["ci-failure", "explain", "ci-green", "pause", "resume"]),
     installationId: z.number().int().positive(),
     repo: repoRef,
     /** Absent for a command: the worker runs the pull request's head as it was when the comment was written. */

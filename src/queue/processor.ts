@@ -1,17 +1,19 @@
 import type { Logger } from "pino";
 import { languageById, resolveLanguage } from "../lang/registry.js";
 import type { Language } from "../lang/types.js";
-import { canTrigger } from "../outbound/permission.js";
 import type { HeadOwner } from "../outbound/head-owner.js";
-import { publishOutcome } from "../outbound/publish-outcome.js";
+import { deliverFix } from "../outbound/delivery.js";
 import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
-import { configProblemReply, refusalReply, staleHeadReply } from "../report/check-run.js";
+import { configProblemReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
 import { proposedNote } from "../report/fix-notes.js";
-import type { RepoConfig } from "../repo-config.js";
+import { opensPullRequests, type RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
 import { UserError } from "../errors.js";
+import { refusedCommand } from "./command-access.js";
 import { greenJob } from "./green.js";
+import { pauseJob } from "./pause.js";
+import { SKIP_LABEL } from "../outbound/quiet.js";
 import { abortReason, JobCheck, type Conclusion } from "./job-check.js";
 import { jobIdFor, type HypofixJob } from "./job.js";
 import { JobStopped, type JobContext, type JobProcessor } from "./worker.js";
@@ -49,7 +51,7 @@ export interface ExplainRequest {
 export interface ProcessorDeps {
   /** GitHub for one repository, through the job's installation. */
   connect(installationId: number, repo: { owner: string; repo: string }): Promise<RepoHost>;
-  fix(request: FixRequest): Promise<{ result: Result; report: string; patch: string }>;
+  fix(request: FixRequest): Promise<{ result: Result; report: string; patch: string; firstScreen?: string }>;
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
 }
 
@@ -94,6 +96,7 @@ async function processJob(
   host: RepoHost,
 ): Promise<Record<string, unknown>> {
   if (job.kind === "ci-green") return greenJob(host, job);
+  if (job.kind === "pause" || job.kind === "resume") return pauseJob(host, job, context.log);
   let pr: PullRequestInfo | undefined;
   if (job.trigger === "command") {
     const admitted = await admitCommand(job, host, context.log);
@@ -101,6 +104,13 @@ async function processJob(
     pr = admitted.pr;
   } else if (job.prNumber !== undefined) {
     pr = await host.pullRequest(job.prNumber);
+  } else if (job.kind === "ci-failure" && job.headSha) {
+    pr = await pullRequestOfHead(host, job.headSha, context.log);
+  }
+  if (job.trigger === "ci" && pr?.labels.includes(SKIP_LABEL)) {
+    // Paused (the label, or `/hypofix pause`): nothing is posted, not even a check run; a command still runs.
+    context.log.info({ pr: pr.number }, "pull request labelled hypofix:skip");
+    return { status: "skipped", reason: `pull request #${pr.number} is labelled ${SKIP_LABEL}` };
   }
   const headSha = pr && job.trigger === "command" ? pr.headSha : job.headSha;
   if (!headSha) throw new UserError("the job names no head commit");
@@ -225,14 +235,8 @@ async function admitCommand(
     throw new UserError("a command job needs the pull request and who asked");
   }
   const login = job.requestedBy;
-  const permission = await host.permission(login);
-  if (!canTrigger(permission)) {
-    // Keyed by the login (case-insensitive on GitHub): a later command finds this reply and posts none.
-    const key = `refused:${login.toLowerCase().replace(/[^a-z0-9-]/g, "")}`;
-    await host.comment(job.prNumber, refusalReply(login), key);
-    log.info({ permission }, "command refused: no write access");
-    return { refused: `${login} has ${permission} access, not write` };
-  }
+  const refused = await refusedCommand(host, job.prNumber, login, log);
+  if (refused) return { refused };
   const pr = await host.pullRequest(job.prNumber);
   const moved = job.headSha !== undefined && job.headSha !== pr.headSha;
   const newer =
@@ -252,6 +256,25 @@ async function admitCommand(
     });
   }
   return { pr };
+}
+
+/**
+ * The open pull request a CI failure belongs to when the event named none (a fork's
+ * check run and workflow run never do): looked up by its head; a lookup that fails
+ * leaves the job without one, as before.
+ */
+async function pullRequestOfHead(
+  host: RepoHost,
+  headSha: string,
+  log: Logger,
+): Promise<PullRequestInfo | undefined> {
+  try {
+    const number = await host.openPullRequestForHead(headSha);
+    return number === undefined ? undefined : await host.pullRequest(number);
+  } catch (err) {
+    log.warn({ err: String(err) }, "could not look for the head's pull request");
+    return undefined;
+  }
 }
 
 /** A job whose head commit is known. */
@@ -289,7 +312,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     }
   }
   // A re-run after publishing (a worker lost after the PR) ends with that PR, without running again.
-  if (job.trigger === "ci" && repoConfig.mode === "pull-request" && !fork) {
+  if (job.trigger === "ci" && opensPullRequests(repoConfig) && !fork) {
     // Only a shortcut: when the lookup fails, the run goes on and publishing checks again.
     const done = await fixBase(host, job, run.pr)
       .then((base) => host.publishedFix(base, job.headSha))
@@ -327,18 +350,46 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
     });
     context.signal.throwIfAborted();
     const { result } = outcome;
-    // Keyed comments are posted once: a retry finds its earlier one. A new /fix gets a new report;
-    // the pointer to our fix PR is one comment per PR, however often the PR is updated.
-    const published = await publishOutcome(host, outcome, checkout, {
+    // Keyed comments are posted once: a retry finds its earlier one. A pull request gets one report
+    // comment, edited in place by each later run (a new commit, a /fix); the pointer to our fix PR
+    // is one comment per PR, however often the PR is updated.
+    const prNumber = run.pr?.number ?? job.prNumber;
+    const published = await deliverFix(host, outcome, checkout, {
       headSha: job.headSha,
       baseBranch: () => fixBase(host, job, run.pr),
       repoConfig,
       language,
       fork,
-      runKey: `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
-      ...(job.prNumber ? { prNumber: job.prNumber } : {}),
+      runKey: prNumber ? `pr${prNumber}` : `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
+      ...(prNumber ? { prNumber } : {}),
+      ...(run.pr ? { pr: run.pr } : {}),
     });
     if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
+    if (published.unfit) context.log.info({ why: published.unfit }, "no suggested changes");
+    const review = published.review;
+    if (review) {
+      await check.conclude("success", `Validated fix suggested on #${review.number}`, `${result.reason}:`, {
+        link: { label: `the review on #${review.number}`, url: review.url },
+        report: outcome.report,
+      });
+      return {
+        status: result.status,
+        review: review.number,
+        suggestions: review.suggestions,
+        publish: review.action,
+      };
+    }
+    if (published.capped) {
+      await check.conclude(
+        "neutral",
+        "Validated fix not opened: too many open Hypofix pull requests",
+        published.capped,
+        {
+          report: outcome.report,
+        },
+      );
+      return { status: result.status, capped: true };
+    }
     const pr = published.pullRequest;
     if (pr) {
       await concludeProposed(check, pr, result.reason);

@@ -177,3 +177,20 @@ export function mention(login: string): string {
     ? `@${login}`
     : text(login, { max: 60 });
 }
+
+/**
+ * A GitHub suggestion block: `lines` exactly as the file should read (code, never
+ * escaped), fenced longer than any backtick run in them. Undefined when they cannot be
+ * posted verbatim (control characters or bidi overrides, or past the block cap): a
+ * suggestion must be the patch itself or nothing.
+ */
+export function suggestionBlock(
+  lines: string[],
+  { max = CAPS.block as number }: Cap = {},
+): string | undefined {
+  const content = lines.join("\n");
+  if (content.length > max || new RegExp(CONTROL.source).test(content)) return undefined;
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return lines.length === 0 ? `${fence}suggestion\n${fence}` : `${fence}suggestion\n${content}\n${fence}`;
+}

@@ -77,6 +77,19 @@ export function renderReport(result: Result, meta: ReportMeta): string {
     .trimEnd()}\n`;
 }
 
+/**
+ * The report's first screen, for where the diff is shown otherwise (a review's suggested
+ * changes): the title, the one-paragraph summary, the cause and the confidence flags.
+ */
+export function renderFirstScreen(result: Result, meta: ReportMeta): string {
+  const patch = proposedPatch(result);
+  const cause = causeLine(result);
+  const out = [`### ${title(result, meta)}`, "", intro(result, meta, patch), ""];
+  if (cause) out.push(cause, "");
+  out.push(confidenceTable(result, meta, patch));
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
 /** The validated patch: proposed for `fixed`, shown (never proposed) for `partial`. */
 export function proposedPatch(result: Result): Patch | undefined {
   if (!hasPatch(result.status)) return undefined;

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parsePatch } from "diff";
 import type { Recorded, Route } from "./fake-github.js";
 
 /** What GitHub records as the author of commits an App makes through the API. */
@@ -9,11 +10,25 @@ export const BOT = { name: "hypofix[bot]", email: "1+hypofix[bot]@users.noreply.
 
 interface Pull {
   number: number;
+  /** The head branch (of the fork, for a fork's pull request). */
   head: string;
   base: string;
   title: string;
   body: string;
   state: "open" | "closed";
+  /** A fork's pull request: the head lives in `owner`'s fork, at `sha` (fetchable here as refs/pull/N/head). */
+  fork?: { owner: string; sha: string };
+  labels?: string[];
+}
+
+/** A review as GitHub keeps it: its comments were checked against the pull request's diff. */
+interface PullReview {
+  id: number;
+  pull: number;
+  body: string;
+  commitId: string;
+  event: string;
+  comments: { path: string; line: number; start_line?: number; side?: string; body: string }[];
 }
 
 interface IssueComment {
@@ -36,6 +51,7 @@ type Answer = { status: number; body: unknown; headers?: Record<string, string> 
 export class GitBackedGitHub {
   readonly pulls: Pull[] = [];
   readonly comments: IssueComment[] = [];
+  readonly reviews: PullReview[] = [];
   /** Check runs per commit, as CI reported them. */
   readonly checkRuns = new Map<string, { name: string; status: string; conclusion: string | null }[]>();
   /** Forced ref updates GitHub accepted: Hypofix must never make one. */
@@ -146,11 +162,40 @@ export class GitBackedGitHub {
       });
       return { status: 201, body: this.commit(sha) };
     }
+    if (
+      (m = /^\/pulls\/(\d+)(\/files|\/reviews)?$/.exec(path)) &&
+      (method === "GET" || m[2] === "/reviews")
+    ) {
+      const pr = this.pulls.find((p) => p.number === Number(m![1]));
+      if (!pr) return { status: 404, body: { message: "Not Found" } };
+      if (!m[2]) return { status: 200, body: this.pullJson(pr) };
+      if (m[2] === "/files") return { status: 200, body: this.pullFiles(pr) };
+      if (method === "GET")
+        return {
+          status: 200,
+          body: this.reviews.filter((r) => r.pull === pr.number).map((r) => this.reviewJson(r)),
+        };
+      return this.createReview(pr, body);
+    }
+    if (
+      (m = /^\/issues\/(\d+)\/labels(?:\/(.+))?$/.exec(path)) &&
+      (method === "POST" || method === "DELETE")
+    ) {
+      const pr = this.pulls.find((p) => p.number === Number(m![1]));
+      if (!pr) return { status: 404, body: { message: "Not Found" } };
+      const labels = new Set(pr.labels ?? []);
+      if (method === "POST") for (const l of body.labels as string[]) labels.add(l);
+      else if (!labels.delete(m[2]!)) return { status: 404, body: { message: "Label does not exist" } };
+      pr.labels = [...labels];
+      return { status: 200, body: pr.labels.map((name) => ({ name })) };
+    }
     if (method === "GET" && path === "/pulls") {
-      const head = params.get("head")?.split(":")[1];
+      const [owner, head] = params.get("head")?.split(":") ?? [];
       const state = params.get("state") ?? "open";
       const found = this.pulls.filter(
-        (p) => (!head || p.head === head) && (state === "all" || p.state === state),
+        (p) =>
+          (!head || (p.head === head && (p.fork?.owner ?? this.repo.owner) === owner)) &&
+          (state === "all" || p.state === state),
       );
       return { status: 200, body: found.map((p) => this.pullJson(p)) };
     }
@@ -186,7 +231,7 @@ export class GitBackedGitHub {
       const sha = m[1]!;
       return {
         status: 200,
-        body: this.pulls.filter((p) => this.head(p.head) === sha).map((p) => this.pullJson(p)),
+        body: this.pulls.filter((p) => this.pullHead(p) === sha).map((p) => this.pullJson(p)),
       };
     }
     if (method === "GET" && (m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
@@ -250,6 +295,80 @@ export class GitBackedGitHub {
       return { status: 200, body: { status, commits: [] } };
     }
     return undefined;
+  }
+
+  /** The head commit of a pull request: its branch's tip here, or the fork's commit. */
+  pullHead(p: Pull): string | undefined {
+    return p.fork ? p.fork.sha : this.head(p.head);
+  }
+
+  /** GET /pulls/N/files: each changed file with its hunks (`patch`), from git's diff against the merge base. */
+  pullFiles(p: Pull): { filename: string; status: string; patch?: string }[] {
+    const head = this.pullHead(p)!;
+    const base = this.git(["merge-base", this.head(p.base)!, head]);
+    const statuses: Record<string, string> = { A: "added", D: "removed", M: "modified" };
+    return this.git(["diff", "--no-renames", "--name-status", base, head])
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [status = "M", filename = ""] = line.split("\t");
+        const diff = this.git(["diff", "--no-color", "-U3", base, head, "--", filename]);
+        const at = diff.indexOf("\n@@");
+        return {
+          filename,
+          status: statuses[status[0]!] ?? "modified",
+          ...(at >= 0 ? { patch: diff.slice(at + 1) } : {}),
+        };
+      });
+  }
+
+  /**
+   * POST /pulls/N/reviews, validated as GitHub does: every comment's line (and start_line)
+   * must lie within one hunk of the pull request's diff on the side it names, else 422.
+   */
+  private createReview(p: Pull, body: Record<string, unknown>): Answer {
+    const hunks = new Map(
+      this.pullFiles(p).map((f) => {
+        const [parsed] = parsePatch(`--- a/${f.filename}\n+++ b/${f.filename}\n${f.patch ?? ""}\n`);
+        return [f.filename, (parsed?.hunks ?? []).map((h) => [h.newStart, h.newStart + h.newLines - 1])];
+      }),
+    );
+    const comments = (body.comments ?? []) as PullReview["comments"];
+    for (const c of comments) {
+      const within = (hunks.get(c.path) ?? []).some(
+        ([start, end]) => start! <= (c.start_line ?? c.line) && c.line <= end!,
+      );
+      const ordered = c.start_line === undefined || c.start_line < c.line;
+      if (c.side !== "RIGHT" || !within || !ordered)
+        return {
+          status: 422,
+          body: {
+            message: "Unprocessable Entity",
+            errors: ["Pull request review thread line must be part of the diff"],
+          },
+        };
+    }
+    const review: PullReview = {
+      id: this.nextId++,
+      pull: p.number,
+      body: String(body.body ?? ""),
+      commitId: String(body.commit_id),
+      event: String(body.event ?? "PENDING"),
+      comments,
+    };
+    this.reviews.push(review);
+    return { status: 200, body: this.reviewJson(review) };
+  }
+
+  private reviewJson(r: PullReview) {
+    return {
+      id: r.id,
+      body: r.body,
+      commit_id: r.commitId,
+      state: r.event === "COMMENT" ? "COMMENTED" : r.event,
+      user: { login: BOT.name, type: "Bot" },
+      html_url: `https://github.example/${this.repo.owner}/${this.repo.name}/pull/${r.pull}#pullrequestreview-${r.id}`,
+    };
   }
 
   private isAncestor(a: string, b: string): boolean {
@@ -316,10 +435,11 @@ export class GitBackedGitHub {
       body: p.body,
       head: {
         ref: p.head,
-        sha: this.head(p.head) ?? null,
-        repo: { full_name: `${this.repo.owner}/${this.repo.name}` },
+        sha: this.pullHead(p) ?? null,
+        repo: { full_name: `${p.fork?.owner ?? this.repo.owner}/${this.repo.name}` },
       },
-      base: { ref: p.base },
+      base: { ref: p.base, sha: this.head(p.base) ?? null },
+      labels: (p.labels ?? []).map((name) => ({ name })),
     };
   }
 

@@ -132,6 +132,8 @@ describe("parseCommand", () => {
     expect(parseCommand("/explain")).toBe("explain");
     expect(parseCommand("thanks!\n  /fix  \nand more")).toBe("fix");
     expect(parseCommand("Looks flaky.\n\n/fix")).toBe("fix");
+    expect(parseCommand("/hypofix pause")).toBe("pause");
+    expect(parseCommand("Back to normal.\n/hypofix  resume ")).toBe("resume");
   });
 
   it("ignores commands in code, quotes, lists, HTML and running text", () => {
@@ -139,6 +141,9 @@ describe("parseCommand", () => {
       "please run /explain",
       "/fix please",
       "/explainer",
+      "/hypofix",
+      "/hypofix pause now",
+      "> /hypofix pause",
       "/deploy",
       "```\n/fix\n```",
       "    /fix",

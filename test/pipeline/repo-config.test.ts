@@ -23,6 +23,8 @@ describe("parseRepoConfig", () => {
         "max_experiments: 30",
         "mode: comment",
         "reruns: 2",
+        "delivery: pull-request",
+        "max_open_pull_requests: 5",
       ].join("\n"),
     );
     expect(config).toEqual({
@@ -36,6 +38,8 @@ describe("parseRepoConfig", () => {
       max_experiments: 30,
       mode: "comment",
       reruns: 2,
+      delivery: "pull-request",
+      max_open_pull_requests: 5,
       forks: "comment",
     });
     expect(commandArgv(config.setup_command)).toEqual(["pip", "install", "-e", "."]);
@@ -48,6 +52,8 @@ describe("parseRepoConfig", () => {
       patches: 10,
       reruns: 3,
       mode: "pull-request",
+      delivery: "suggestions",
+      max_open_pull_requests: 3,
     });
   });
 
