@@ -1,4 +1,5 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
+import type { OrderDependence } from "./order.js";
 import type { Flakiness } from "./reproduce.js";
 import { renderReport, type ReportMeta } from "../report/render.js";
 import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
@@ -17,6 +18,8 @@ export interface RunState {
   localizerUnavailable?: string;
   /** Tests that failed in the baseline but are not failures to fix. */
   flaky?: Flakiness[];
+  /** Failing tests reproduced after the tests they need before them. */
+  orderDependent?: OrderDependence[];
   steps: StepRecord[];
   patches: { candidate: Candidate; validation: Validation }[];
   chosen?: { candidate: Candidate; validation: Validation };
@@ -94,6 +97,9 @@ export function assemble(
     engine: context.engine,
     ...(state.environment ? { environment: state.environment } : {}),
     ...(state.flaky && state.flaky.length > 0 ? { flaky: state.flaky } : {}),
+    ...(state.orderDependent
+      ? { orderDependent: state.orderDependent.map(({ test, precededBy }) => ({ test, precededBy })) }
+      : {}),
     ...(state.sandbox ? { sandbox: state.sandbox } : {}),
   });
   const otherFailures = state.chosen?.validation.otherFailures ?? [];

@@ -8,6 +8,8 @@ import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
+import { withRunDefaults, type RunDefaults } from "./job-runtime.js";
+import { precedingDefaults } from "./order.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
 import { suiteSelection } from "./suite.js";
@@ -103,6 +105,8 @@ interface Run {
   /** Where tests run inside the repository (working_directory). */
   where: { workingDirectory?: string };
   runtime: Runtime;
+  /** What every run of tests gets once reproduction has measured the suite (the job's runtime applies it). */
+  defaults?: RunDefaults;
   rules: PathRules;
   suiteIds: string[] | undefined;
   state: RunState;
@@ -225,6 +229,8 @@ async function repair(run: Run): Promise<FixOutcome> {
   state.reproduction = { failedRuns: reruns.failedRuns, totalRuns: reruns.totalRuns };
   state.reproduced = true;
   state.failingTests = reproduced.failingTests;
+  if (reproduced.orderDependent.length > 0) state.orderDependent = reproduced.orderDependent;
+  jobRuntime(run, reproduced);
   run.phase(
     "reproduce",
     `${reruns.reproduced.length} failing test(s) reproduced ${reruns.totalRuns}/${reruns.totalRuns} times`,
@@ -252,6 +258,17 @@ async function repair(run: Run): Promise<FixOutcome> {
   return validateAndAudit(run, reproduced, debugged);
 }
 
+/**
+ * From here on every run of tests reproduces what reproduction found: an order-dependent failing
+ * test runs after the tests it needs before it.
+ */
+function jobRuntime(run: Run, reproduced: Reproduced): void {
+  if (reproduced.orderDependent.length === 0) return;
+  const durations = new Map(reproduced.baseline.tests.map((t) => [t.id, t.durationMs]));
+  run.defaults = precedingDefaults(reproduced.orderDependent, (t) => durations.get(t) ?? 0);
+  run.runtime = withRunDefaults(run.runtime, run.defaults);
+}
+
 /** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
 function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.failingTests) {
   return {
@@ -259,6 +276,7 @@ function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.fai
     failing,
     suiteIds: run.suiteIds,
     rules: run.rules,
+    passedAlone: reproduced.orderDependent.map((o) => o.test).filter((t) => failing.includes(t)),
     // A patch that makes the suite hang is refused at a few times the suite's own time.
     timeoutMs: clamp(
       5 * reproduced.baseline.durationMs + 10_000,
@@ -368,7 +386,10 @@ async function validateAndAudit(
   }
   const fresh = await revalidatePhase({
     freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, context.log),
-    makeRuntime: (sandbox) => context.makeRuntime(sandbox, run.where),
+    makeRuntime: (sandbox) => {
+      const runtime = context.makeRuntime(sandbox, run.where);
+      return run.defaults ? withRunDefaults(runtime, run.defaults) : runtime;
+    },
     candidate: chosen.candidate,
     ...validationOf(run, reproduced, targets),
   });

@@ -1,6 +1,7 @@
 import { UserError } from "../errors.js";
 import type { Runtime, TestResult, TestRun } from "../lang/types.js";
 import type { Result } from "../result.js";
+import { orderDependence, type OrderDependence } from "./order.js";
 
 export interface Reproduction {
   /** Tests that failed on every run. */
@@ -40,6 +41,8 @@ export type ReproducePhase =
 export interface Reproduced {
   /** Tests that failed in the baseline but not on every rerun, and why. */
   flaky?: Flakiness[];
+  /** Failing tests that fail only after other tests (every later run runs those first). */
+  orderDependent: OrderDependence[];
   /** The whole suite before any patch: what every patch is compared to. */
   baseline: TestRun;
   /** The tests the job is about (asked for, or every failing one). */
@@ -58,6 +61,8 @@ export async function reproducePhase(
   options: { tests: string[]; suiteIds: string[] | undefined; reruns: number },
 ): Promise<ReproducePhase> {
   const baseline = await runtime.runTests(options.suiteIds);
+  // The tests the suite ran, in its order: what an order-dependent failure may need before it.
+  const suiteOrder = baseline.tests.map((t) => t.id);
   if (baseline.tests.length === 0 && baseline.errors.length > 0) {
     return {
       end: {
@@ -104,13 +109,24 @@ export async function reproducePhase(
       partial: { failingTests: requested, suiteBefore },
     };
   }
-  const reruns = await reproduce(runtime, failingNow, options.reruns);
-  const partial = { failingTests: requested, suiteBefore, reruns };
+  const alone = await reproduce(runtime, failingNow, options.reruns);
   // Every test here failed in the baseline: one that passes on any rerun disagrees with it.
-  const flaky = [
-    ...reruns.flaky.map((test): Flakiness => ({ test, kind: "intermittent" })),
-    ...(await passingAlone(runtime, baseline, reruns.passing, options.suiteIds)),
-  ];
+  const flaky = alone.flaky.map((test): Flakiness => ({ test, kind: "intermittent" }));
+  const orderDependent: OrderDependence[] = [];
+  for (const test of alone.passing) {
+    const index = suiteOrder.indexOf(test);
+    const type = baseline.tests.find((t) => t.id === test)?.failure?.type;
+    const found = await orderDependence(
+      runtime,
+      { test, ...(type ? { type } : {}) },
+      index > 0 ? suiteOrder.slice(0, index) : [],
+      options.reruns,
+    );
+    if (found) orderDependent.push(found);
+    else flaky.push({ test, kind: "intermittent" });
+  }
+  const reruns = withOrderDependent(alone, orderDependent);
+  const partial = { failingTests: requested, suiteBefore, reruns };
   if (flaky.length > 0) {
     return {
       end: {
@@ -122,61 +138,42 @@ export async function reproducePhase(
     };
   }
   return {
-    reproduced: { baseline, requested, failingTests: reruns.reproduced, suiteBefore, reruns },
+    reproduced: {
+      baseline,
+      requested,
+      // In the order asked for (or the suite's): the first is the one debugged.
+      failingTests: failingNow.filter((t) => reruns.reproduced.includes(t)),
+      orderDependent,
+      suiteBefore,
+      reruns,
+    },
   };
 }
 
-/** Why a test that failed in the baseline is not a failure to fix. */
-export interface Flakiness {
-  test: string;
-  /** `order-dependent`: fails after `precededBy` (or the suite before it) and passes alone. */
-  kind: "intermittent" | "order-dependent";
-  precededBy?: string;
-}
-
-function describeFlakiness(f: Flakiness, reruns: number): string {
-  if (f.kind === "order-dependent") {
-    return `order-dependent: ${f.test} fails when run after ${f.precededBy ?? "the tests before it"} and passes alone`;
-  }
-  return `${f.test} passed on some of ${reruns} reruns`;
+/** The reruns, counting an order-dependent test's reruns after the tests it needs as its reruns. */
+function withOrderDependent(alone: Reproduction, found: OrderDependence[]): Reproduction {
+  if (found.length === 0) return alone;
+  const ids = new Set(found.map((f) => f.test));
+  return {
+    reproduced: [...alone.reproduced, ...found.map((f) => f.test)],
+    flaky: alone.flaky,
+    passing: alone.passing.filter((t) => !ids.has(t)),
+    failedRuns: alone.reproduced.length > 0 ? alone.failedRuns : alone.totalRuns,
+    totalRuns: alone.totalRuns,
+  };
 }
 
 /**
- * Tests that failed in the suite but passed every rerun alone. Run after the test
- * that preceded them in the suite (then after the whole suite again): failing there
- * again makes them order-dependent; passing everywhere, intermittent.
+ * Why a test that failed in the baseline is not a failure to fix: it passed on a rerun, alone or
+ * after the tests before it (a failure that repeats after them is reproduced with them: order.ts).
  */
-async function passingAlone(
-  runtime: Runtime,
-  baseline: TestRun,
-  tests: string[],
-  suiteIds: string[] | undefined,
-): Promise<Flakiness[]> {
-  const out: Flakiness[] = [];
-  let suiteAgain: TestRun | undefined;
-  for (const test of tests) {
-    const index = baseline.tests.findIndex((t) => t.id === test);
-    const precededBy = index > 0 ? baseline.tests[index - 1]!.id : undefined;
-    if (precededBy) {
-      const pair = await runtime.runTests([precededBy, test]);
-      if (pair.tests.some((t) => t.id === test && isFailure(t))) {
-        out.push({ test, kind: "order-dependent", precededBy });
-        continue;
-      }
-    }
-    suiteAgain ??= await runtime.runTests(suiteIds);
-    const failsInSuite = suiteAgain.tests.some((t) => t.id === test && isFailure(t));
-    out.push(
-      failsInSuite
-        ? {
-            test,
-            kind: "order-dependent",
-            ...(precededBy ? { precededBy: `the tests up to ${precededBy}` } : {}),
-          }
-        : { test, kind: "intermittent" },
-    );
-  }
-  return out;
+export interface Flakiness {
+  test: string;
+  kind: "intermittent";
+}
+
+function describeFlakiness(f: Flakiness, reruns: number): string {
+  return `${f.test} failed in the suite and passed on some of its reruns (${reruns} alone, then after the tests before it)`;
 }
 
 export function isFailure(t: TestResult): boolean {

@@ -271,18 +271,20 @@ class Recorder:
 class TestLimit:
     """pytest plugin: each test of a run of several gets at most half the run's time. A test that
     hangs then fails with TestTimeout and the tests after it still run, instead of one hung test
-    using up the run (and every later run of the suite). A lone test gets the whole run."""
+    using up the run (and every later run of the suite). A lone test gets the whole run. A
+    request's `testTimeout` (the job's limit scaled from the measured tests) caps each test further."""
 
-    def __init__(self, alarm, state, timeout, started):
+    def __init__(self, alarm, state, timeout, started, test_timeout=None):
         self.alarm = alarm
         self.state = state
         self.timeout = timeout
         self.session_end = started + timeout
-        self.per_test = timeout
+        self.test_timeout = test_timeout
+        self.per_test = timeout if test_timeout is None else min(timeout, test_timeout)
 
     def pytest_collection_finish(self, session):
         if len(session.items) > 1:
-            self.per_test = self.timeout / 2
+            self.per_test = min(self.per_test, self.timeout / 2)
 
     def pytest_runtest_logstart(self, nodeid, location):
         if self.state["timed_out"]:
@@ -298,7 +300,7 @@ class TestLimit:
         self.alarm.set(self.session_end - time.monotonic())
 
 
-def run_pytest(ids, timeout, plugins):
+def run_pytest(ids, timeout, plugins, test_timeout=None):
     """Runs pytest in-process; returns the run as a dict (tests, errors, timedOut, durationMs)."""
     import pytest
 
@@ -341,7 +343,7 @@ def run_pytest(ids, timeout, plugins):
     started = time.monotonic()
     alarm = Alarm(on_alarm)
     alarm.set(max(timeout, 0.1))
-    limits = TestLimit(alarm, state, max(timeout, 0.1), started)
+    limits = TestLimit(alarm, state, max(timeout, 0.1), started, test_timeout)
     del hypofix_pytest_options.SET_ASIDE[:]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -372,6 +374,18 @@ def run_pytest(ids, timeout, plugins):
         "setAside": list(dict.fromkeys(hypofix_pytest_options.SET_ASIDE)),
         "testFiles": sorted(recorder.test_files),
     }
+
+
+def run_request(req, ids, plugins):
+    """Runs `ids` as the request asks: after the tests of `before` (the tests an order-dependent
+    failure needs to run first, in order; their results are dropped), each test at most
+    `testTimeout` seconds when given."""
+    before = [b for b in req.get("before") or [] if b not in ids]
+    run = run_pytest(before + list(ids), req["timeout"], plugins, req.get("testTimeout"))
+    if before:
+        skip = set(before)
+        run["tests"] = [t for t in run["tests"] if t["id"] not in skip]
+    return run
 
 
 def parse_junit(path, recorder):
@@ -508,11 +522,14 @@ def mode_coverage(req):
     collector = CoveragePyContexts() if req.get("method") == "coverage" else SettraceCollector()
     collector.start()
     try:
-        run = run_pytest(req.get("ids", []), req["timeout"], [collector])
+        run = run_request(req, req.get("ids", []), [collector])
     finally:
         collector.stop()
+    before = set(req.get("before") or []) - set(req.get("ids", []))
     per_test = {
-        test: {f: sorted(lines) for f, lines in files.items()} for test, files in collector.per_test().items()
+        test: {f: sorted(lines) for f, lines in files.items()}
+        for test, files in collector.per_test().items()
+        if test not in before
     }
     files = sorted({f for files in per_test.values() for f in files})
     functions = [fn for f in files for fn in functions_in(f)]
@@ -591,12 +608,17 @@ def executable_lines(relpath):
 
 
 class TraceWindow:
-    """pytest plugin: a tracer runs only around the test's setup, call and teardown, not pytest's own bookkeeping."""
+    """pytest plugin: a tracer runs only around the test's setup, call and teardown, not pytest's own
+    bookkeeping, nor around the tests of `skip` (those an order-dependent test needs run before it)."""
 
-    def __init__(self, tracer):
+    def __init__(self, tracer, skip=()):
         self.tracer = tracer
+        self.skip = set(skip)
 
-    def _around(self):
+    def _around(self, item):
+        if item.nodeid in self.skip:
+            yield
+            return
         self.tracer.start()
         try:
             yield
@@ -605,15 +627,15 @@ class TraceWindow:
 
     @hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item):
-        yield from self._around()
+        yield from self._around(item)
 
     @hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item):
-        yield from self._around()
+        yield from self._around(item)
 
     @hookimpl(hookwrapper=True)
     def pytest_runtest_teardown(self, item, nextitem):
-        yield from self._around()
+        yield from self._around(item)
 
 
 # ---- debugger -----------------------------------------------------------------
@@ -693,7 +715,7 @@ def mode_debug(req):
         probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100), funcname)
     except SyntaxError as e:
         return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
-    run = run_pytest([req["test"]], req["timeout"], [TraceWindow(probe)])
+    run = run_request(req, [req["test"]], [TraceWindow(probe, req.get("before") or ())])
     sys.settrace(None)
     return {"file": relpath, "run": run, "hits": probe.hits, "total": probe.total, "reached": sorted(probe.reached)}
 
@@ -716,7 +738,7 @@ def mode_edit(req):
             fh.write(req["content"])
         # a different mtime (and size check) so a cached .pyc of the original is never taken for the edit
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
-        run = run_pytest([req["test"]], req["timeout"], [])
+        run = run_request(req, [req["test"]], [])
     finally:
         with open(path, "wb") as fh:
             fh.write(original)
@@ -862,7 +884,7 @@ def mode_trace(req):
             "problem": f"No function {req['qualname']} in {relpath}. Functions there: {', '.join(names) or 'none'}."
         }
     tracer = BlockTracer(path, req["qualname"], node, source.splitlines())
-    run = run_pytest([req["test"]], req["timeout"], [TraceWindow(tracer)])
+    run = run_request(req, [req["test"]], [TraceWindow(tracer, req.get("before") or ())])
     sys.settrace(None)
     return {"file": relpath, "run": run, "total": tracer.total, "blocks": tracer.head + tracer.tail}
 
@@ -872,13 +894,13 @@ def mode_trace(req):
 
 def mode_evidence(req):
     collector = hypofix_evidence.Collector(ROOT, is_repo_file, is_test_file, rel, safe_repr, req.get("lines", []))
-    run = run_pytest([req["test"]], req["timeout"], [collector, TraceWindow(collector)])
+    run = run_request(req, [req["test"]], [collector, TraceWindow(collector, req.get("before") or ())])
     sys.settrace(None)
     return {"run": run, "evidence": collector.result()}
 
 
 def mode_run(req):
-    return {"run": run_pytest(req.get("ids", []), req["timeout"], [])}
+    return {"run": run_request(req, req.get("ids", []), [])}
 
 
 MODES = {
