@@ -8,7 +8,8 @@ import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
-import { withRunDefaults, type RunDefaults } from "./job-runtime.js";
+import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
+import { limitDefaults } from "./limits.js";
 import { precedingDefaults } from "./order.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
@@ -42,6 +43,8 @@ export interface AuditInput {
   failingTests: string[];
   /** The supported hypothesis, as the claim the patch makes. */
   explanation: string;
+  /** The job's limits (scaled from the baseline) for the audit's runs of the suite on each side. */
+  limits: { testTimeoutMs: number; suiteTimeoutMs: number };
 }
 
 /** The language's instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
@@ -210,6 +213,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     tests: run.request.tests,
     suiteIds: run.suiteIds,
     reruns: run.context.repoConfig.reruns,
+    maxMs: run.context.config.sandbox.limits.timeoutMs,
   });
   if (reproduction.end) {
     const { partial, end } = reproduction;
@@ -259,13 +263,15 @@ async function repair(run: Run): Promise<FixOutcome> {
 }
 
 /**
- * From here on every run of tests reproduces what reproduction found: an order-dependent failing
- * test runs after the tests it needs before it.
+ * From here on every run of tests keeps what reproduction measured and found: limits scaled from
+ * the baseline, and an order-dependent failing test run after the tests it needs before it.
  */
 function jobRuntime(run: Run, reproduced: Reproduced): void {
-  if (reproduced.orderDependent.length === 0) return;
   const durations = new Map(reproduced.baseline.tests.map((t) => [t.id, t.durationMs]));
-  run.defaults = precedingDefaults(reproduced.orderDependent, (t) => durations.get(t) ?? 0);
+  run.defaults = allDefaults(
+    limitDefaults(reproduced.limits),
+    precedingDefaults(reproduced.orderDependent, (t) => durations.get(t) ?? 0),
+  );
   run.runtime = withRunDefaults(run.runtime, run.defaults);
 }
 
@@ -278,11 +284,7 @@ function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.fai
     rules: run.rules,
     passedAlone: reproduced.orderDependent.map((o) => o.test).filter((t) => failing.includes(t)),
     // A patch that makes the suite hang is refused at a few times the suite's own time.
-    timeoutMs: clamp(
-      5 * reproduced.baseline.durationMs + 10_000,
-      15_000,
-      run.context.config.sandbox.limits.timeoutMs,
-    ),
+    timeoutMs: reproduced.limits.suiteMs,
   };
 }
 
@@ -425,6 +427,7 @@ async function validateAndAudit(
         diff: chosen.validation.diff,
         failingTests: state.failingTests,
         explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
+        limits: { testTimeoutMs: reproduced.limits.testMs, suiteTimeoutMs: reproduced.limits.suiteMs },
       });
     } catch (err) {
       state.audit = {
@@ -463,8 +466,4 @@ export function pathRules(repoConfig: RepoConfig, language: Language): PathRules
     sourcePaths: repoConfig.source_paths,
     ignorePaths: repoConfig.ignore_paths,
   };
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, Math.round(value)));
 }

@@ -1,7 +1,12 @@
 import { UserError } from "../errors.js";
 import type { Runtime, TestResult, TestRun } from "../lang/types.js";
 import type { Result } from "../result.js";
+import { withRunDefaults } from "./job-runtime.js";
+import { limitDefaults, scaledLimits, type JobLimits } from "./limits.js";
 import { orderDependence, type OrderDependence } from "./order.js";
+
+/** The failure type of a test the runtime stopped at its time limit. */
+const TIMEOUT = "TestTimeout";
 
 export interface Reproduction {
   /** Tests that failed on every run. */
@@ -14,14 +19,27 @@ export interface Reproduction {
   totalRuns: number;
 }
 
-/** Reruns the failing tests `times` times before any repair: a test that passes sometimes is flaky. */
-export async function reproduce(runtime: Runtime, tests: string[], times: number): Promise<Reproduction> {
+/**
+ * Reruns the failing tests `times` times before any repair: a test that passes sometimes is
+ * flaky. A test that hung before (`hung`: in the baseline) and hangs again on the first rerun is
+ * a hang recognised: it is not waited for again, and counts as failing on the later reruns.
+ */
+export async function reproduce(
+  runtime: Runtime,
+  tests: string[],
+  times: number,
+  hung: ReadonlySet<string> = new Set(),
+): Promise<Reproduction> {
   const failures = new Map<string, number>(tests.map((t) => [t, 0]));
+  const hangs = new Set<string>();
   for (let i = 0; i < times; i++) {
-    const run = await runtime.runTests(tests);
-    for (const t of run.tests) {
+    const ids = tests.filter((t) => !hangs.has(t));
+    const run = ids.length > 0 ? await runtime.runTests(ids) : undefined;
+    for (const t of run?.tests ?? []) {
       if (isFailure(t) && failures.has(t.id)) failures.set(t.id, failures.get(t.id)! + 1);
+      if (i === 0 && hung.has(t.id) && t.failure?.type === TIMEOUT) hangs.add(t.id);
     }
+    if (i > 0) for (const t of hangs) failures.set(t, failures.get(t)! + 1);
   }
   const counts = [...failures.entries()];
   return {
@@ -43,6 +61,8 @@ export interface Reproduced {
   flaky?: Flakiness[];
   /** Failing tests that fail only after other tests (every later run runs those first). */
   orderDependent: OrderDependence[];
+  /** The job's limits, scaled from the baseline: every later run gets them. */
+  limits: JobLimits;
   /** The whole suite before any patch: what every patch is compared to. */
   baseline: TestRun;
   /** The tests the job is about (asked for, or every failing one). */
@@ -57,10 +77,13 @@ export interface Reproduced {
  * reruns the failing ones to tell real failures from flaky ones.
  */
 export async function reproducePhase(
-  runtime: Runtime,
-  options: { tests: string[]; suiteIds: string[] | undefined; reruns: number },
+  unlimited: Runtime,
+  options: { tests: string[]; suiteIds: string[] | undefined; reruns: number; maxMs: number },
 ): Promise<ReproducePhase> {
-  const baseline = await runtime.runTests(options.suiteIds);
+  const baseline = await unlimited.runTests(options.suiteIds);
+  // From here on no run waits for the sandbox's whole limit: every limit is scaled from the baseline.
+  const limits = scaledLimits(baseline, options.maxMs);
+  const runtime = withRunDefaults(unlimited, limitDefaults(limits));
   // The tests the suite ran, in its order: what an order-dependent failure may need before it.
   const suiteOrder = baseline.tests.map((t) => t.id);
   if (baseline.tests.length === 0 && baseline.errors.length > 0) {
@@ -91,7 +114,7 @@ export async function reproducePhase(
   } else {
     // The first is the one debugged: a test that hung goes last, as every experiment on it
     // costs the whole time limit and a hang is rarely the failure a job is about.
-    const hung = (id: string) => baseline.tests.some((t) => t.id === id && t.failure?.type === "TestTimeout");
+    const hung = (id: string) => baseline.tests.some((t) => t.id === id && t.failure?.type === TIMEOUT);
     requested = [...failedInBaseline.filter((id) => !hung(id)), ...failedInBaseline.filter(hung)];
   }
   const suiteBefore = counts(baseline);
@@ -109,7 +132,8 @@ export async function reproducePhase(
       partial: { failingTests: requested, suiteBefore },
     };
   }
-  const alone = await reproduce(runtime, failingNow, options.reruns);
+  const hungBefore = new Set(baseline.tests.filter((t) => t.failure?.type === TIMEOUT).map((t) => t.id));
+  const alone = await reproduce(runtime, failingNow, options.reruns, hungBefore);
   // Every test here failed in the baseline: one that passes on any rerun disagrees with it.
   const flaky = alone.flaky.map((test): Flakiness => ({ test, kind: "intermittent" }));
   const orderDependent: OrderDependence[] = [];
@@ -146,6 +170,7 @@ export async function reproducePhase(
       orderDependent,
       suiteBefore,
       reruns,
+      limits,
     },
   };
 }

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { pipelineAudit } from "../../src/audit/index.js";
 import { createOfflineEngine } from "../../src/debug/offline.js";
-import { python } from "../../src/lang/python/index.js";
-import type { RunOptions } from "../../src/lang/types.js";
-import type { RuntimeFactory } from "../../src/pipeline/index.js";
 import { confidenceFlags } from "../helpers/markdown.js";
-import { fixLocally, fixture } from "./helpers.js";
+import { fixLocally, fixture, watched, type Seen } from "./helpers.js";
 
 /*
  * Order-dependent failures on real runs: the Docker sandbox, real pytest, the offline engine.
@@ -16,40 +13,6 @@ import { fixLocally, fixture } from "./helpers.js";
 const FAST = { testTimeoutMs: 5_000, callTimeoutMs: 3_000 };
 const POLLUTER = "tests/test_a_tags.py::test_first_note_gets_its_tag";
 const VICTIM = "tests/test_c_notes.py::test_second_note_gets_only_its_tag";
-
-/** Every run of tests the job makes, with the tests it ran first (the real runtime underneath). */
-interface Seen {
-  call: string;
-  tests: string[] | undefined;
-  before: string[] | undefined;
-}
-
-const TEST_RUNS = new Set(["runTests", "coverage", "observe", "trace", "evidence"]);
-
-function watched(seen: Seen[]): RuntimeFactory {
-  return (sandbox, where) => {
-    const real = python.createRuntime(sandbox, where);
-    return new Proxy(real, {
-      get(target, prop, receiver) {
-        const value: unknown = Reflect.get(target, prop, receiver);
-        if (typeof value !== "function" || !TEST_RUNS.has(String(prop))) return value;
-        return (...args: unknown[]) => {
-          const [first] = args;
-          const options = args.find(
-            (a): a is RunOptions => typeof a === "object" && a !== null && !Array.isArray(a),
-          );
-          const tests = Array.isArray(first)
-            ? (first as string[])
-            : typeof first === "string"
-              ? [first]
-              : undefined;
-          seen.push({ call: String(prop), tests, before: options?.before });
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-  };
-}
 
 function fix(dir: string, seen: Seen[] = []) {
   return fixLocally(dir, createOfflineEngine(), {

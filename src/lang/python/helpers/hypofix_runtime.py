@@ -268,11 +268,19 @@ class Recorder:
             )
 
 
+# After a test hung in a run: each later test's limit, in multiples of the slowest finished test, and its floor.
+AFTER_HANG_TIMES = 5
+AFTER_HANG_MIN_S = 5.0
+
+
 class TestLimit:
     """pytest plugin: each test of a run of several gets at most half the run's time. A test that
     hangs then fails with TestTimeout and the tests after it still run, instead of one hung test
     using up the run (and every later run of the suite). A lone test gets the whole run. A
-    request's `testTimeout` (the job's limit scaled from the measured tests) caps each test further."""
+    request's `testTimeout` (the job's limit scaled from the measured tests) is each test's limit
+    instead, within the run's. Without one, a hang is waited for in full once: after a test hung,
+    each later test gets at most AFTER_HANG_TIMES the slowest test that finished (AFTER_HANG_MIN_S at
+    least), so a suite of tests that loop forever does not spend the run on them one by one."""
 
     def __init__(self, alarm, state, timeout, started, test_timeout=None):
         self.alarm = alarm
@@ -281,21 +289,30 @@ class TestLimit:
         self.session_end = started + timeout
         self.test_timeout = test_timeout
         self.per_test = timeout if test_timeout is None else min(timeout, test_timeout)
+        self.started_test = None
+        self.slowest = 0.0
 
     def pytest_collection_finish(self, session):
-        if len(session.items) > 1:
-            self.per_test = min(self.per_test, self.timeout / 2)
+        if len(session.items) > 1 and self.test_timeout is None:
+            self.per_test = self.timeout / 2
 
     def pytest_runtest_logstart(self, nodeid, location):
         if self.state["timed_out"]:
             return
-        remaining = self.session_end - time.monotonic()
-        self.state["test_limit"] = self.per_test if self.per_test < remaining else None
-        self.alarm.set(min(self.per_test, remaining))
+        now = time.monotonic()
+        remaining = self.session_end - now
+        per_test = self.per_test
+        if self.state["hangs"] > 0 and self.test_timeout is None:
+            per_test = min(per_test, max(AFTER_HANG_MIN_S, AFTER_HANG_TIMES * self.slowest))
+        self.started_test = (now, self.state["hangs"])
+        self.state["test_limit"] = per_test if per_test < remaining else None
+        self.alarm.set(min(per_test, remaining))
 
     def pytest_runtest_logfinish(self, nodeid, location):
         if self.state["timed_out"]:
             return
+        if self.started_test is not None and self.started_test[1] == self.state["hangs"]:
+            self.slowest = max(self.slowest, time.monotonic() - self.started_test[0])
         self.state["test_limit"] = None
         self.alarm.set(self.session_end - time.monotonic())
 
@@ -306,7 +323,8 @@ def run_pytest(ids, timeout, plugins, test_timeout=None):
 
     recorder = Recorder()
     # test_limit: the running test's own limit when it ends before the run's (see TestLimit)
-    state = {"timed_out": False, "test_limit": None}
+    # hangs: tests stopped at their own limit so far
+    state = {"timed_out": False, "test_limit": None, "hangs": 0}
 
     def on_alarm(signum, frame):
         if state["timed_out"]:
@@ -315,6 +333,7 @@ def run_pytest(ids, timeout, plugins, test_timeout=None):
         if limit is not None:
             # A test that swallows TestTimeout and runs on meets the run's deadline 1 s later.
             state["test_limit"] = None
+            state["hangs"] += 1
             alarm.set(1.0)
             raise TestTimeout(f"the test did not finish within {limit:g}s and was stopped")
         state["timed_out"] = True
