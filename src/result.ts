@@ -121,12 +121,22 @@ export const resultSchema = z.object({
     .array(
       z.object({
         test: z.string(),
-        /** `order-dependent`: fails after `precededBy` and passes alone; `intermittent`: passes on some reruns. */
+        /**
+         * `intermittent`: passed on some reruns (alone, or after the tests before it).
+         * `order-dependent` (results of older versions): failed after `precededBy` and passed
+         * alone; such a failure is now reproduced and repaired (`orderDependent`).
+         */
         kind: z.enum(["intermittent", "order-dependent"]),
         precededBy: z.string().optional(),
       }),
     )
     .optional(),
+  /**
+   * Failing tests that pass alone and fail, on every rerun, after the tests `precededBy` (the
+   * fewest of the tests the suite ran before them, in suite order): a deterministic failure
+   * every later run of the job reproduced by running those first.
+   */
+  orderDependent: z.array(z.object({ test: z.string(), precededBy: z.array(z.string()) })).optional(),
   /** Where the tests ran: the backend, and why when it is not the one asked for. */
   sandbox: z
     .object({

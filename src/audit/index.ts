@@ -157,9 +157,12 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
     runtime: AuditPatchInput["runtime"];
     diff: string;
     explanation: string;
+    /** The job's limits scaled from its baseline; the audit's own options win. */
+    limits?: { testTimeoutMs: number; suiteTimeoutMs: number };
   }): Promise<Audit> => {
     const outcome = await auditPatch({
       ...options,
+      options: { ...input.limits, ...options.options },
       sandbox: input.sandbox,
       runtime: input.runtime,
       patch: input.diff,

@@ -262,6 +262,19 @@ export class CandidateHelperError extends Error {
 export interface RunOptions {
   /** Limit of this run (the test run itself; the process gets a grace period on top). */
   timeoutMs?: number;
+  /**
+   * Limit of each test in the run (the job's limit scaled from the measured tests,
+   * pipeline/limits.ts): a test that hangs fails at it and the run goes on. Default: the
+   * runtime's own share of `timeoutMs`.
+   */
+  testTimeoutMs?: number;
+  /**
+   * Tests to run first, in this order and in the same process, for the tests asked for (an
+   * order-dependent failure's preceding tests, pipeline/order.ts): their results are not
+   * reported and instruments (breakpoints, traces, coverage, evidence) do not watch them.
+   * Edits of an experiment apply to them too. Empty or absent: none.
+   */
+  before?: string[];
 }
 
 /** Options of one experiment. */

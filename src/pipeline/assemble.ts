@@ -1,4 +1,5 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
+import type { OrderDependence } from "./order.js";
 import type { Flakiness } from "./reproduce.js";
 <<<<<<< HEAD
 import { renderReport, type ReportMeta } from "../report/render.js";
@@ -22,6 +23,8 @@ export interface RunState {
   localizerUnavailable?: string;
   /** Tests that failed in the baseline but are not failures to fix. */
   flaky?: Flakiness[];
+  /** Failing tests reproduced after the tests they need before them. */
+  orderDependent?: OrderDependence[];
   steps: StepRecord[];
   patches: { candidate: Candidate; validation: Validation }[];
   chosen?: { candidate: Candidate; validation: Validation };
@@ -108,6 +111,9 @@ export function assemble(
     ...(status === "partial" && state.partialFix ? { partialFix: state.partialFix } : {}),
     ...(state.environment ? { environment: state.environment } : {}),
     ...(state.flaky && state.flaky.length > 0 ? { flaky: state.flaky } : {}),
+    ...(state.orderDependent
+      ? { orderDependent: state.orderDependent.map(({ test, precededBy }) => ({ test, precededBy })) }
+      : {}),
     ...(state.sandbox ? { sandbox: state.sandbox } : {}),
   });
   const otherFailures = state.chosen?.validation.otherFailures ?? [];

@@ -8,6 +8,9 @@ import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
+import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
+import { limitDefaults } from "./limits.js";
+import { precedingDefaults } from "./order.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
 import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
@@ -43,6 +46,8 @@ export interface AuditInput {
   failingTests: string[];
   /** The supported hypothesis, as the claim the patch makes. */
   explanation: string;
+  /** The job's limits (scaled from the baseline) for the audit's runs of the suite on each side. */
+  limits: { testTimeoutMs: number; suiteTimeoutMs: number };
 }
 
 /** The language's instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
@@ -106,6 +111,8 @@ interface Run {
   /** Where tests run inside the repository (working_directory). */
   where: { workingDirectory?: string };
   runtime: Runtime;
+  /** What every run of tests gets once reproduction has measured the suite (the job's runtime applies it). */
+  defaults?: RunDefaults;
   rules: PathRules;
   suiteIds: string[] | undefined;
   state: RunState;
@@ -209,6 +216,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     tests: run.request.tests,
     suiteIds: run.suiteIds,
     reruns: run.context.repoConfig.reruns,
+    maxMs: run.context.config.sandbox.limits.timeoutMs,
   });
   if (reproduction.end) {
     const { partial, end } = reproduction;
@@ -228,6 +236,8 @@ async function repair(run: Run): Promise<FixOutcome> {
   state.reproduction = { failedRuns: reruns.failedRuns, totalRuns: reruns.totalRuns };
   state.reproduced = true;
   state.failingTests = reproduced.failingTests;
+  if (reproduced.orderDependent.length > 0) state.orderDependent = reproduced.orderDependent;
+  jobRuntime(run, reproduced);
   run.phase(
     "reproduce",
     `${reruns.reproduced.length} failing test(s) reproduced ${reruns.totalRuns}/${reruns.totalRuns} times`,
@@ -255,6 +265,19 @@ async function repair(run: Run): Promise<FixOutcome> {
   return validateAndAudit(run, reproduced, debugged, localized.coverage);
 }
 
+/**
+ * From here on every run of tests keeps what reproduction measured and found: limits scaled from
+ * the baseline, and an order-dependent failing test run after the tests it needs before it.
+ */
+function jobRuntime(run: Run, reproduced: Reproduced): void {
+  const durations = new Map(reproduced.baseline.tests.map((t) => [t.id, t.durationMs]));
+  run.defaults = allDefaults(
+    limitDefaults(reproduced.limits),
+    precedingDefaults(reproduced.orderDependent, (t) => durations.get(t) ?? 0),
+  );
+  run.runtime = withRunDefaults(run.runtime, run.defaults);
+}
+
 /** What a candidate is validated against, in the warm sandbox and again in a fresh one. */
 function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.failingTests) {
   return {
@@ -262,12 +285,9 @@ function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.fai
     failing,
     suiteIds: run.suiteIds,
     rules: run.rules,
+    passedAlone: reproduced.orderDependent.map((o) => o.test).filter((t) => failing.includes(t)),
     // A patch that makes the suite hang is refused at a few times the suite's own time.
-    timeoutMs: clamp(
-      5 * reproduced.baseline.durationMs + 10_000,
-      15_000,
-      run.context.config.sandbox.limits.timeoutMs,
-    ),
+    timeoutMs: reproduced.limits.suiteMs,
   };
 }
 
@@ -389,7 +409,10 @@ async function validateAndAudit(
   }
   const fresh = await revalidatePhase({
     freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, context.log),
-    makeRuntime: (sandbox) => context.makeRuntime(sandbox, run.where),
+    makeRuntime: (sandbox) => {
+      const runtime = context.makeRuntime(sandbox, run.where);
+      return run.defaults ? withRunDefaults(runtime, run.defaults) : runtime;
+    },
     candidate: chosen.candidate,
     ...validationOf(run, reproduced, targets),
   });
@@ -428,6 +451,7 @@ async function validateAndAudit(
         diff: chosen.validation.diff,
         failingTests: targets,
         explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
+        limits: { testTimeoutMs: reproduced.limits.testMs, suiteTimeoutMs: reproduced.limits.suiteMs },
       });
     } catch (err) {
       state.audit = {
@@ -484,8 +508,4 @@ export function pathRules(repoConfig: RepoConfig, language: Language): PathRules
     sourcePaths: repoConfig.source_paths,
     ignorePaths: repoConfig.ignore_paths,
   };
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, Math.round(value)));
 }

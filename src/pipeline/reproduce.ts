@@ -1,6 +1,12 @@
 import { UserError } from "../errors.js";
 import type { Runtime, TestResult, TestRun } from "../lang/types.js";
 import type { Result } from "../result.js";
+import { withRunDefaults } from "./job-runtime.js";
+import { limitDefaults, scaledLimits, type JobLimits } from "./limits.js";
+import { orderDependence, type OrderDependence } from "./order.js";
+
+/** The failure type of a test the runtime stopped at its time limit. */
+const TIMEOUT = "TestTimeout";
 
 export interface Reproduction {
   /** Tests that failed on every run. */
@@ -13,14 +19,27 @@ export interface Reproduction {
   totalRuns: number;
 }
 
-/** Reruns the failing tests `times` times before any repair: a test that passes sometimes is flaky. */
-export async function reproduce(runtime: Runtime, tests: string[], times: number): Promise<Reproduction> {
+/**
+ * Reruns the failing tests `times` times before any repair: a test that passes sometimes is
+ * flaky. A test that hung before (`hung`: in the baseline) and hangs again on the first rerun is
+ * a hang recognised: it is not waited for again, and counts as failing on the later reruns.
+ */
+export async function reproduce(
+  runtime: Runtime,
+  tests: string[],
+  times: number,
+  hung: ReadonlySet<string> = new Set(),
+): Promise<Reproduction> {
   const failures = new Map<string, number>(tests.map((t) => [t, 0]));
+  const hangs = new Set<string>();
   for (let i = 0; i < times; i++) {
-    const run = await runtime.runTests(tests);
-    for (const t of run.tests) {
+    const ids = tests.filter((t) => !hangs.has(t));
+    const run = ids.length > 0 ? await runtime.runTests(ids) : undefined;
+    for (const t of run?.tests ?? []) {
       if (isFailure(t) && failures.has(t.id)) failures.set(t.id, failures.get(t.id)! + 1);
+      if (i === 0 && hung.has(t.id) && t.failure?.type === TIMEOUT) hangs.add(t.id);
     }
+    if (i > 0) for (const t of hangs) failures.set(t, failures.get(t)! + 1);
   }
   const counts = [...failures.entries()];
   return {
@@ -40,6 +59,10 @@ export type ReproducePhase =
 export interface Reproduced {
   /** Tests that failed in the baseline but not on every rerun, and why. */
   flaky?: Flakiness[];
+  /** Failing tests that fail only after other tests (every later run runs those first). */
+  orderDependent: OrderDependence[];
+  /** The job's limits, scaled from the baseline: every later run gets them. */
+  limits: JobLimits;
   /** The whole suite before any patch: what every patch is compared to. */
   baseline: TestRun;
   /** The tests the job is about (asked for, or every failing one). */
@@ -54,10 +77,15 @@ export interface Reproduced {
  * reruns the failing ones to tell real failures from flaky ones.
  */
 export async function reproducePhase(
-  runtime: Runtime,
-  options: { tests: string[]; suiteIds: string[] | undefined; reruns: number },
+  unlimited: Runtime,
+  options: { tests: string[]; suiteIds: string[] | undefined; reruns: number; maxMs: number },
 ): Promise<ReproducePhase> {
-  const baseline = await runtime.runTests(options.suiteIds);
+  const baseline = await unlimited.runTests(options.suiteIds);
+  // From here on no run waits for the sandbox's whole limit: every limit is scaled from the baseline.
+  const limits = scaledLimits(baseline, options.maxMs);
+  const runtime = withRunDefaults(unlimited, limitDefaults(limits));
+  // The tests the suite ran, in its order: what an order-dependent failure may need before it.
+  const suiteOrder = baseline.tests.map((t) => t.id);
   if (baseline.tests.length === 0 && baseline.errors.length > 0) {
     return {
       end: {
@@ -86,7 +114,7 @@ export async function reproducePhase(
   } else {
     // The first is the one debugged: a test that hung goes last, as every experiment on it
     // costs the whole time limit and a hang is rarely the failure a job is about.
-    const hung = (id: string) => baseline.tests.some((t) => t.id === id && t.failure?.type === "TestTimeout");
+    const hung = (id: string) => baseline.tests.some((t) => t.id === id && t.failure?.type === TIMEOUT);
     requested = [...failedInBaseline.filter((id) => !hung(id)), ...failedInBaseline.filter(hung)];
   }
   const suiteBefore = counts(baseline);
@@ -104,13 +132,25 @@ export async function reproducePhase(
       partial: { failingTests: requested, suiteBefore },
     };
   }
-  const reruns = await reproduce(runtime, failingNow, options.reruns);
-  const partial = { failingTests: requested, suiteBefore, reruns };
+  const hungBefore = new Set(baseline.tests.filter((t) => t.failure?.type === TIMEOUT).map((t) => t.id));
+  const alone = await reproduce(runtime, failingNow, options.reruns, hungBefore);
   // Every test here failed in the baseline: one that passes on any rerun disagrees with it.
-  const flaky = [
-    ...reruns.flaky.map((test): Flakiness => ({ test, kind: "intermittent" })),
-    ...(await passingAlone(runtime, baseline, reruns.passing, options.suiteIds)),
-  ];
+  const flaky = alone.flaky.map((test): Flakiness => ({ test, kind: "intermittent" }));
+  const orderDependent: OrderDependence[] = [];
+  for (const test of alone.passing) {
+    const index = suiteOrder.indexOf(test);
+    const type = baseline.tests.find((t) => t.id === test)?.failure?.type;
+    const found = await orderDependence(
+      runtime,
+      { test, ...(type ? { type } : {}) },
+      index > 0 ? suiteOrder.slice(0, index) : [],
+      options.reruns,
+    );
+    if (found) orderDependent.push(found);
+    else flaky.push({ test, kind: "intermittent" });
+  }
+  const reruns = withOrderDependent(alone, orderDependent);
+  const partial = { failingTests: requested, suiteBefore, reruns };
   if (flaky.length > 0) {
     return {
       end: {
@@ -122,61 +162,43 @@ export async function reproducePhase(
     };
   }
   return {
-    reproduced: { baseline, requested, failingTests: reruns.reproduced, suiteBefore, reruns },
+    reproduced: {
+      baseline,
+      requested,
+      // In the order asked for (or the suite's): the first is the one debugged.
+      failingTests: failingNow.filter((t) => reruns.reproduced.includes(t)),
+      orderDependent,
+      suiteBefore,
+      reruns,
+      limits,
+    },
   };
 }
 
-/** Why a test that failed in the baseline is not a failure to fix. */
-export interface Flakiness {
-  test: string;
-  /** `order-dependent`: fails after `precededBy` (or the suite before it) and passes alone. */
-  kind: "intermittent" | "order-dependent";
-  precededBy?: string;
-}
-
-function describeFlakiness(f: Flakiness, reruns: number): string {
-  if (f.kind === "order-dependent") {
-    return `order-dependent: ${f.test} fails when run after ${f.precededBy ?? "the tests before it"} and passes alone`;
-  }
-  return `${f.test} passed on some of ${reruns} reruns`;
+/** The reruns, counting an order-dependent test's reruns after the tests it needs as its reruns. */
+function withOrderDependent(alone: Reproduction, found: OrderDependence[]): Reproduction {
+  if (found.length === 0) return alone;
+  const ids = new Set(found.map((f) => f.test));
+  return {
+    reproduced: [...alone.reproduced, ...found.map((f) => f.test)],
+    flaky: alone.flaky,
+    passing: alone.passing.filter((t) => !ids.has(t)),
+    failedRuns: alone.reproduced.length > 0 ? alone.failedRuns : alone.totalRuns,
+    totalRuns: alone.totalRuns,
+  };
 }
 
 /**
- * Tests that failed in the suite but passed every rerun alone. Run after the test
- * that preceded them in the suite (then after the whole suite again): failing there
- * again makes them order-dependent; passing everywhere, intermittent.
+ * Why a test that failed in the baseline is not a failure to fix: it passed on a rerun, alone or
+ * after the tests before it (a failure that repeats after them is reproduced with them: order.ts).
  */
-async function passingAlone(
-  runtime: Runtime,
-  baseline: TestRun,
-  tests: string[],
-  suiteIds: string[] | undefined,
-): Promise<Flakiness[]> {
-  const out: Flakiness[] = [];
-  let suiteAgain: TestRun | undefined;
-  for (const test of tests) {
-    const index = baseline.tests.findIndex((t) => t.id === test);
-    const precededBy = index > 0 ? baseline.tests[index - 1]!.id : undefined;
-    if (precededBy) {
-      const pair = await runtime.runTests([precededBy, test]);
-      if (pair.tests.some((t) => t.id === test && isFailure(t))) {
-        out.push({ test, kind: "order-dependent", precededBy });
-        continue;
-      }
-    }
-    suiteAgain ??= await runtime.runTests(suiteIds);
-    const failsInSuite = suiteAgain.tests.some((t) => t.id === test && isFailure(t));
-    out.push(
-      failsInSuite
-        ? {
-            test,
-            kind: "order-dependent",
-            ...(precededBy ? { precededBy: `the tests up to ${precededBy}` } : {}),
-          }
-        : { test, kind: "intermittent" },
-    );
-  }
-  return out;
+export interface Flakiness {
+  test: string;
+  kind: "intermittent";
+}
+
+function describeFlakiness(f: Flakiness, reruns: number): string {
+  return `${f.test} failed in the suite and passed on some of its reruns (${reruns} alone, then after the tests before it)`;
 }
 
 export function isFailure(t: TestResult): boolean {

@@ -14,6 +14,7 @@ export interface RevalidateInput {
   suiteIds: string[] | undefined;
   rules: PathRules;
   timeoutMs: number;
+  passedAlone?: string[];
 }
 
 /**
@@ -34,6 +35,7 @@ export async function revalidatePhase(input: RevalidateInput): Promise<Validatio
       suiteIds: input.suiteIds,
       rules: input.rules,
       timeoutMs: input.timeoutMs,
+      ...(input.passedAlone ? { passedAlone: input.passedAlone } : {}),
     });
     return await validate(input.candidate);
   } finally {

@@ -33,8 +33,14 @@ export function makeValidator(options: {
   suiteIds: string[] | undefined;
   rules: PathRules;
   timeoutMs: number;
+  /**
+   * Failing tests that passed alone and fail only after other tests (order-dependent): a patch
+   * must keep them passing alone too, or it only moved the failure.
+   */
+  passedAlone?: string[];
 }): (candidate: Candidate) => Promise<Validation> {
   const { sandbox, runtime, failing, suiteIds, timeoutMs } = options;
+  const passedAlone = options.passedAlone ?? [];
   const passedBefore = options.baseline.tests.filter((t) => t.outcome === "passed").map((t) => t.id);
   const failedBefore = options.baseline.tests
     .filter((t) => isFailure(t) && !failing.includes(t.id))
@@ -64,8 +70,14 @@ export function makeValidator(options: {
       const outcome = new Map(run.tests.map((t) => [t.id, t.outcome]));
       const stillFailing = failing.filter((id) => outcome.get(id) !== "passed");
       const brokenTests = passedBefore.filter((id) => outcome.get(id) !== "passed");
+      const failAlone: string[] = [];
+      for (const id of passedAlone) {
+        const solo = await runtime.runTests([id], { timeoutMs, before: [] });
+        if (!solo.tests.some((t) => t.id === id && t.outcome === "passed")) failAlone.push(id);
+      }
+      brokenTests.push(...failAlone);
       const otherFailures = failedBefore.filter((id) => outcome.get(id) !== "passed");
-      const rejectedBecause = rejection(run, stillFailing, brokenTests);
+      const rejectedBecause = rejection(run, stillFailing, brokenTests, failAlone);
       const brokenFailures = brokenTests.slice(0, BROKEN_SHOWN).map((id) => {
         const failure = run.tests.find((t) => t.id === id)?.failure;
         const text = failure ? failure.text || `${failure.type}: ${failure.message}` : "(did not run)";
@@ -88,12 +100,19 @@ export function makeValidator(options: {
   };
 }
 
-function rejection(run: TestRun, stillFailing: string[], brokenTests: string[]): string | undefined {
+function rejection(
+  run: TestRun,
+  stillFailing: string[],
+  brokenTests: string[],
+  failAlone: string[],
+): string | undefined {
   if (run.timedOut) return "the suite timed out with the patch";
   if (run.errors.length > 0 && run.tests.length === 0)
     return `the suite does not run with the patch: ${firstLine(run.errors[0]!)}`;
   if (stillFailing.length > 0)
     return `${stillFailing.join(", ")} still fail${stillFailing.length === 1 ? "s" : ""}`;
+  if (failAlone.length > 0)
+    return `${failAlone.join(", ")} passed alone before and fail${failAlone.length === 1 ? "s" : ""} alone with the patch`;
   if (brokenTests.length > 0) return `breaks ${brokenTests.length} test(s) that passed before`;
   return undefined;
 }

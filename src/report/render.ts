@@ -242,12 +242,19 @@ function reproducedRow(result: Result, meta: ReportMeta): Row {
   const tests = result.failingTests.map((t) => q(testName(t))).join(", ");
   const where = result.sandbox ? ` in the ${result.sandbox.backend} sandbox` : "";
   if (result.confidence.reproduced) {
-    return [
-      "ok",
-      "failure reproduced",
-      `${failedRuns} of ${totalRuns} reruns`,
-      `${tests} failed in the suite and on every rerun${where}`,
+    const after = result.orderDependent ?? [];
+    const ordered = new Set(after.map((o) => o.test));
+    const alone = result.failingTests.filter((t) => !ordered.has(t));
+    const evidence = [
+      ...(alone.length > 0
+        ? [`${alone.map((t) => q(testName(t))).join(", ")} failed in the suite and on every rerun${where}`]
+        : []),
+      ...after.map(
+        (o) =>
+          `${q(testName(o.test))} passes alone and failed on every rerun after ${o.precededBy.map((t) => q(testName(t))).join(", ")}${where} (order-dependent: every run of the job ran ${o.precededBy.length === 1 ? "that test" : "those tests"} first)`,
+      ),
     ];
+    return ["ok", "failure reproduced", `${failedRuns} of ${totalRuns} reruns`, evidence.join("; ")];
   }
   if (result.status === "flaky") {
     const evidence = (result.flaky ?? [])

@@ -2,7 +2,8 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
 import type { DebugEngine } from "../../src/debug/types.js";
 import { python } from "../../src/lang/python/index.js";
-import { runFix, type FixInput, type RunContext } from "../../src/pipeline/index.js";
+import type { RunOptions } from "../../src/lang/types.js";
+import { runFix, type FixInput, type RunContext, type RuntimeFactory } from "../../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/repo-config.js";
 
 export const fixture = (name: string): string =>
@@ -35,4 +36,44 @@ export function fixLocally(repoDir: string, engine: DebugEngine, overrides: FixO
     ...overrides,
   });
   return { outcome, progress };
+}
+
+/** Every run of tests the job makes, with the tests it ran first (the real runtime underneath). */
+export interface Seen {
+  call: string;
+  tests: string[] | undefined;
+  before: string[] | undefined;
+  options: RunOptions | undefined;
+  /** What the run gave, once it ended. */
+  result?: unknown;
+}
+
+const TEST_RUNS = new Set(["runTests", "coverage", "observe", "trace", "evidence"]);
+
+/** The Python runtime (with the sandbox limit `timeoutMs`, as compose.ts gives it), recording into `seen`. */
+export function watched(seen: Seen[], timeoutMs?: number): RuntimeFactory {
+  return (sandbox, where) => {
+    const real = python.createRuntime(sandbox, { ...where, ...(timeoutMs ? { timeoutMs } : {}) });
+    return new Proxy(real, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== "function" || !TEST_RUNS.has(String(prop))) return value;
+        return (...args: unknown[]) => {
+          const [first] = args;
+          const options = args.find(
+            (a): a is RunOptions => typeof a === "object" && a !== null && !Array.isArray(a),
+          );
+          const tests = Array.isArray(first)
+            ? (first as string[])
+            : typeof first === "string"
+              ? [first]
+              : undefined;
+          const entry: Seen = { call: String(prop), tests, before: options?.before, options };
+          seen.push(entry);
+          const result = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          return result.then((r) => ((entry.result = r), r));
+        };
+      },
+    });
+  };
 }

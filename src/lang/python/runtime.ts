@@ -91,6 +91,14 @@ class SandboxPythonRuntime implements Runtime {
     return options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
+  /** What every test-running request carries of its options: the tests to run first, each test's limit. */
+  private runFields(options?: RunOptions): Record<string, unknown> {
+    return {
+      ...(options?.before && options.before.length > 0 ? { before: options.before } : {}),
+      ...(options?.testTimeoutMs !== undefined ? { testTimeout: options.testTimeoutMs / 1000 } : {}),
+    };
+  }
+
   private async call<M extends HelperMode>(
     mode: M,
     request: Record<string, unknown>,
@@ -251,7 +259,7 @@ class SandboxPythonRuntime implements Runtime {
   async runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
     const started = performance.now();
     try {
-      const res = await this.call("run", { ids }, this.timeout(options));
+      const res = await this.call("run", { ids, ...this.runFields(options) }, this.timeout(options));
       return this.toTestRun(res.run);
     } catch (err) {
       if (!(err instanceof HelperFailure)) throw err;
@@ -266,7 +274,11 @@ class SandboxPythonRuntime implements Runtime {
 
   async coverage(ids: string[] = [], options?: RunOptions): Promise<CoverageReport> {
     const method = this.options.coverageMethod ?? "settrace";
-    const res = await this.call("coverage", { ids, method }, this.timeout(options));
+    const res = await this.call(
+      "coverage",
+      { ids, method, ...this.runFields(options) },
+      this.timeout(options),
+    );
     const outcomes: CoverageReport["outcomes"] = {};
     const failures: NonNullable<CoverageReport["failures"]> = {};
     for (const t of this.toTestRun(res.run).tests) {
@@ -291,7 +303,11 @@ class SandboxPythonRuntime implements Runtime {
   ): Promise<FailureEvidence | undefined> {
     const lines = (options?.lines ?? []).map((l) => [l.file, l.line]);
     try {
-      const res = await this.call("evidence", { test: testId, lines }, this.timeout(options));
+      const res = await this.call(
+        "evidence",
+        { test: testId, lines, ...this.runFields(options) },
+        this.timeout(options),
+      );
       return res.evidence;
     } catch (err) {
       if (err instanceof HelperFailure) return undefined;
@@ -362,7 +378,7 @@ class SandboxPythonRuntime implements Runtime {
       return `Say which file the breakpoint is in: b path/to/file.py:${exp.line}${among(candidates)}.`;
     const res = await this.call(
       "debug",
-      { test: testId, file, line: exp.line, exprs: exp.exprs, limit: MAX_VALUES },
+      { test: testId, file, line: exp.line, exprs: exp.exprs, limit: MAX_VALUES, ...this.runFields(options) },
       this.timeout(options),
     );
     if ("problem" in res) return res.problem;
@@ -405,7 +421,7 @@ class SandboxPythonRuntime implements Runtime {
       }
       // A file just read needs no check (and a non-UTF-8 one would never match).
       const check = fresh ? {} : { originalSha256: sha256(original) };
-      const request = { test: testId, file, content: edited.source, ...check };
+      const request = { test: testId, file, content: edited.source, ...check, ...this.runFields(options) };
       try {
         const res = await this.call("edit", request, this.timeout(options));
         if ("problem" in res) return res.problem;
@@ -470,7 +486,11 @@ class SandboxPythonRuntime implements Runtime {
   }
 
   async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {
-    const res = await this.call("trace", { test: testId, file, qualname }, this.timeout(options));
+    const res = await this.call(
+      "trace",
+      { test: testId, file, qualname, ...this.runFields(options) },
+      this.timeout(options),
+    );
     if ("problem" in res) {
       return { function: qualname, file, totalBlocks: 0, blocks: [], rendered: res.problem };
     }

@@ -270,32 +270,51 @@ class Recorder:
             )
 
 
+# After a test hung in a run: each later test's limit, in multiples of the slowest finished test, and its floor.
+AFTER_HANG_TIMES = 5
+AFTER_HANG_MIN_S = 5.0
+
+
 class TestLimit:
     """pytest plugin: each test of a run of several gets at most half the run's time. A test that
     hangs then fails with TestTimeout and the tests after it still run, instead of one hung test
-    using up the run (and every later run of the suite). A lone test gets the whole run."""
+    using up the run (and every later run of the suite). A lone test gets the whole run. A
+    request's `testTimeout` (the job's limit scaled from the measured tests) is each test's limit
+    instead, within the run's. Without one, a hang is waited for in full once: after a test hung,
+    each later test gets at most AFTER_HANG_TIMES the slowest test that finished (AFTER_HANG_MIN_S at
+    least), so a suite of tests that loop forever does not spend the run on them one by one."""
 
-    def __init__(self, alarm, state, timeout, started):
+    def __init__(self, alarm, state, timeout, started, test_timeout=None):
         self.alarm = alarm
         self.state = state
         self.timeout = timeout
         self.session_end = started + timeout
-        self.per_test = timeout
+        self.test_timeout = test_timeout
+        self.per_test = timeout if test_timeout is None else min(timeout, test_timeout)
+        self.started_test = None
+        self.slowest = 0.0
 
     def pytest_collection_finish(self, session):
-        if len(session.items) > 1:
+        if len(session.items) > 1 and self.test_timeout is None:
             self.per_test = self.timeout / 2
 
     def pytest_runtest_logstart(self, nodeid, location):
         if self.state["timed_out"]:
             return
-        remaining = self.session_end - time.monotonic()
-        self.state["test_limit"] = self.per_test if self.per_test < remaining else None
-        self.alarm.set(min(self.per_test, remaining))
+        now = time.monotonic()
+        remaining = self.session_end - now
+        per_test = self.per_test
+        if self.state["hangs"] > 0 and self.test_timeout is None:
+            per_test = min(per_test, max(AFTER_HANG_MIN_S, AFTER_HANG_TIMES * self.slowest))
+        self.started_test = (now, self.state["hangs"])
+        self.state["test_limit"] = per_test if per_test < remaining else None
+        self.alarm.set(min(per_test, remaining))
 
     def pytest_runtest_logfinish(self, nodeid, location):
         if self.state["timed_out"]:
             return
+        if self.started_test is not None and self.started_test[1] == self.state["hangs"]:
+            self.slowest = max(self.slowest, time.monotonic() - self.started_test[0])
         self.state["test_limit"] = None
         self.alarm.set(self.session_end - time.monotonic())
 
@@ -327,13 +346,14 @@ def keep_whole_values():
         util.saferepr_unlimited = bounded
 
 
-def run_pytest(ids, timeout, plugins):
+def run_pytest(ids, timeout, plugins, test_timeout=None):
     """Runs pytest in-process; returns the run as a dict (tests, errors, timedOut, durationMs)."""
     import pytest
 
     recorder = Recorder()
     # test_limit: the running test's own limit when it ends before the run's (see TestLimit)
-    state = {"timed_out": False, "test_limit": None}
+    # hangs: tests stopped at their own limit so far
+    state = {"timed_out": False, "test_limit": None, "hangs": 0}
 
     def on_alarm(signum, frame):
         if state["timed_out"]:
@@ -342,6 +362,7 @@ def run_pytest(ids, timeout, plugins):
         if limit is not None:
             # A test that swallows TestTimeout and runs on meets the run's deadline 1 s later.
             state["test_limit"] = None
+            state["hangs"] += 1
             alarm.set(1.0)
             raise TestTimeout(f"the test did not finish within {limit:g}s and was stopped")
         state["timed_out"] = True
@@ -371,7 +392,7 @@ def run_pytest(ids, timeout, plugins):
     started = time.monotonic()
     alarm = Alarm(on_alarm)
     alarm.set(max(timeout, 0.1))
-    limits = TestLimit(alarm, state, max(timeout, 0.1), started)
+    limits = TestLimit(alarm, state, max(timeout, 0.1), started, test_timeout)
     del hypofix_pytest_options.SET_ASIDE[:]
     keep_whole_values()
     try:
@@ -403,6 +424,18 @@ def run_pytest(ids, timeout, plugins):
         "setAside": list(dict.fromkeys(hypofix_pytest_options.SET_ASIDE)),
         "testFiles": sorted(recorder.test_files),
     }
+
+
+def run_request(req, ids, plugins):
+    """Runs `ids` as the request asks: after the tests of `before` (the tests an order-dependent
+    failure needs to run first, in order; their results are dropped), each test at most
+    `testTimeout` seconds when given."""
+    before = [b for b in req.get("before") or [] if b not in ids]
+    run = run_pytest(before + list(ids), req["timeout"], plugins, req.get("testTimeout"))
+    if before:
+        skip = set(before)
+        run["tests"] = [t for t in run["tests"] if t["id"] not in skip]
+    return run
 
 
 def parse_junit(path, recorder):
@@ -568,11 +601,14 @@ def mode_coverage(req):
     collector = CoveragePyContexts() if req.get("method") == "coverage" else SettraceCollector()
     collector.start()
     try:
-        run = run_pytest(req.get("ids", []), req["timeout"], [collector])
+        run = run_request(req, req.get("ids", []), [collector])
     finally:
         collector.stop()
+    before = set(req.get("before") or []) - set(req.get("ids", []))
     per_test = {
-        test: {f: sorted(lines) for f, lines in files.items()} for test, files in collector.per_test().items()
+        test: {f: sorted(lines) for f, lines in files.items()}
+        for test, files in collector.per_test().items()
+        if test not in before
     }
     files = sorted({f for files in per_test.values() for f in files})
     functions = [fn for f in files for fn in functions_in(f)]
@@ -651,12 +687,17 @@ def executable_lines(relpath):
 
 
 class TraceWindow:
-    """pytest plugin: a tracer runs only around the test's setup, call and teardown, not pytest's own bookkeeping."""
+    """pytest plugin: a tracer runs only around the test's setup, call and teardown, not pytest's own
+    bookkeeping, nor around the tests of `skip` (those an order-dependent test needs run before it)."""
 
-    def __init__(self, tracer):
+    def __init__(self, tracer, skip=()):
         self.tracer = tracer
+        self.skip = set(skip)
 
-    def _around(self):
+    def _around(self, item):
+        if item.nodeid in self.skip:
+            yield
+            return
         self.tracer.start()
         try:
             yield
@@ -665,15 +706,15 @@ class TraceWindow:
 
     @hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item):
-        yield from self._around()
+        yield from self._around(item)
 
     @hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item):
-        yield from self._around()
+        yield from self._around(item)
 
     @hookimpl(hookwrapper=True)
     def pytest_runtest_teardown(self, item, nextitem):
-        yield from self._around()
+        yield from self._around(item)
 
 
 # ---- debugger -----------------------------------------------------------------
@@ -756,7 +797,7 @@ def mode_debug(req):
         probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100), funcname)
     except SyntaxError as e:
         return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
-    run = run_pytest([req["test"]], req["timeout"], [TraceWindow(probe)])
+    run = run_request(req, [req["test"]], [TraceWindow(probe, req.get("before") or ())])
     sys.settrace(None)
     return {
         "file": relpath,
@@ -786,7 +827,7 @@ def mode_edit(req):
             fh.write(req["content"])
         # a different mtime (and size check) so a cached .pyc of the original is never taken for the edit
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
-        run = run_pytest([req["test"]], req["timeout"], [])
+        run = run_request(req, [req["test"]], [])
     finally:
         with open(path, "wb") as fh:
             fh.write(original)
@@ -932,7 +973,7 @@ def mode_trace(req):
             "problem": f"No function {req['qualname']} in {relpath}. Functions there: {', '.join(names) or 'none'}."
         }
     tracer = BlockTracer(path, req["qualname"], node, source.splitlines())
-    run = run_pytest([req["test"]], req["timeout"], [TraceWindow(tracer)])
+    run = run_request(req, [req["test"]], [TraceWindow(tracer, req.get("before") or ())])
     sys.settrace(None)
     return {"file": relpath, "run": run, "total": tracer.total, "blocks": tracer.head + tracer.tail}
 
@@ -942,13 +983,13 @@ def mode_trace(req):
 
 def mode_evidence(req):
     collector = hypofix_evidence.Collector(ROOT, is_repo_file, is_test_file, rel, safe_repr, req.get("lines", []))
-    run = run_pytest([req["test"]], req["timeout"], [collector, TraceWindow(collector)])
+    run = run_request(req, [req["test"]], [collector, TraceWindow(collector, req.get("before") or ())])
     sys.settrace(None)
     return {"run": run, "evidence": collector.result()}
 
 
 def mode_run(req):
-    return {"run": run_pytest(req.get("ids", []), req["timeout"], [])}
+    return {"run": run_request(req, req.get("ids", []), [])}
 
 
 MODES = {
