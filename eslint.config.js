@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -19,6 +20,16 @@ export default tseslint.config(
     // Mocha loads reporters with require(), so this one is CommonJS.
     files: ["bench/lib/js-reporters/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    // The JavaScript helpers run under Node inside the sandbox: CommonJS so `--require` preloads them.
+    files: ["src/lang/javascript/helpers/*.cjs", "src/lang/javascript/helpers/*.mjs"],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ["src/lang/javascript/helpers/*.cjs"],
+    languageOptions: { sourceType: "commonjs" },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

@@ -1,13 +1,8 @@
 import type { Candidate, StepRecord, Validation } from "../debug/types.js";
 import type { OrderDependence } from "./order.js";
 import type { Flakiness } from "./reproduce.js";
-<<<<<<< HEAD
-import { renderReport, type ReportMeta } from "../report/render.js";
-import { auditVerdict, hasPatch, resultSchema, type Audit, type Patch, type Result } from "../result.js";
-=======
 import { renderFirstScreen, renderReport, type ReportMeta } from "../report/render.js";
-import { auditVerdict, resultSchema, type Audit, type Patch, type Result } from "../result.js";
->>>>>>> delivery
+import { auditVerdict, hasPatch, resultSchema, type Audit, type Patch, type Result } from "../result.js";
 
 export const EMPTY_AUDIT: Audit = { claims: [], behaviourChanges: [], unverified: [], notes: [] };
 
@@ -140,12 +135,8 @@ export function assemble(
     notes: state.steps.map((s) => s.note),
   };
   const report = renderReport(result, meta);
-<<<<<<< HEAD
-  return { result, report, patch: hasPatch(status) ? (result.patches[0]?.diff ?? "") : "" };
-=======
-  const patch = status === "fixed" ? (result.patches[0]?.diff ?? "") : "";
+  const patch = hasPatch(status) ? (result.patches[0]?.diff ?? "") : "";
   return { result, report, patch, firstScreen: renderFirstScreen(result, meta) };
->>>>>>> delivery
 }
 
 /** Every candidate as result.json lists it; the proposed patch goes first so consumers find it at patches[0]. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import type { TestRun } from "../../src/lang/types.js";
 import { fixLocally, fixture, watched, type Seen } from "./helpers.js";
 

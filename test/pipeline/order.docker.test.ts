@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pipelineAudit } from "../../src/audit/index.js";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import { confidenceFlags } from "../helpers/markdown.js";
 import { fixLocally, fixture, watched, type Seen } from "./helpers.js";
 

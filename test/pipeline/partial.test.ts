@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOfflineEngine } from "../../src/debug/offline.js";
+import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import { resultSchema } from "../../src/result.js";
 import { confidenceFlags, markdownProblems } from "../helpers/markdown.js";
 import { fixLocally, fixture } from "./helpers.js";

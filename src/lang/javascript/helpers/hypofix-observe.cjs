@@ -1,6 +1,4 @@
 "use strict";
-/* global require, process, Buffer -- CommonJS, so `--require` preloads it under any module system */
-/* eslint-disable @typescript-eslint/no-require-imports */
 /*
  * Hypofix's debugger experiment for Node.js (`b src/cart.ts:14 ;; c ;; p expr`), preloaded into
  * every Node process of one test run with `--require` (NODE_OPTIONS): CommonJS and ESM alike,
