@@ -27,7 +27,12 @@ const flagsBench: Benchmark = {
     const audit = pipelineAudit({ engine: "offline" });
     const outcomes = await mapLimit(bugs, options.jobs ?? 1, async (bug) => {
       const outcome = await repairBug(bug, options.timeoutMs, audit);
-      process.stderr.write(`flags: ${bug.group} ${bug.id}: ${outcome.verdict}\n`);
+      const warned = outcome.run
+        ? reportFlags(outcome.run.report)
+            .filter((f) => f.icon === "⚠️" || f.icon === "❌")
+            .map((f) => `${f.icon} ${f.name}: ${f.value}`)
+        : [];
+      process.stderr.write(`flags: ${bug.group} ${bug.id}: ${outcome.verdict}; ${warned.join("; ") || "no ⚠️/❌"}\n`);
       return outcome;
     });
     // Plausible patches only: the visible suite passes from scratch, and the held-out tests judge.
