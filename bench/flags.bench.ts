@@ -32,7 +32,9 @@ const flagsBench: Benchmark = {
             .filter((f) => f.icon === "⚠️" || f.icon === "❌")
             .map((f) => `${f.icon} ${f.name}: ${f.value}`)
         : [];
-      process.stderr.write(`flags: ${bug.group} ${bug.id}: ${outcome.verdict}; ${warned.join("; ") || "no ⚠️/❌"}\n`);
+      process.stderr.write(
+        `flags: ${bug.group} ${bug.id}: ${outcome.verdict}; ${warned.join("; ") || "no ⚠️/❌"}\n`,
+      );
       return outcome;
     });
     // Plausible patches only: the visible suite passes from scratch, and the held-out tests judge.
