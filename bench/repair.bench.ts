@@ -9,7 +9,8 @@ import { loadConfig } from "../src/config.js";
 import { createOfflineEngine } from "../src/debug/offline/index.js";
 import { languageById } from "../src/lang/registry.js";
 import { python } from "../src/lang/python/index.js";
-import { runFix } from "../src/pipeline/index.js";
+import { runFix, type RunContext } from "../src/pipeline/index.js";
+import type { Result } from "../src/result.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
 import { closeJsMirror } from "./lib/js-bugs.js";
@@ -25,16 +26,23 @@ const BACKEND = (process.env.HYPOFIX_BENCH_SANDBOX ?? "local") as "docker" | "lo
  * longer before the sandbox refuses commands, and past twice this the run counts as a timeout. */
 const GRACE_MS = 30_000;
 
-interface Outcome extends RepairOutcome {
+export interface Outcome extends RepairOutcome {
   status: RunStatus;
   /** result.json's reason: why this status. */
   reason?: string;
   score?: Score;
+  /** The run's result.json and report, when it ended (the flags benchmark reads them). */
+  run?: { result: Result; report: string };
 }
 
 class Timeout extends Error {}
 
-async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
+/** One bug through `runFix`, scored; `audit`: the run audits its patch as the product does. */
+export async function repairBug(
+  bug: BenchBug,
+  timeoutMs: number,
+  audit?: RunContext["audit"],
+): Promise<Outcome> {
   const scratch = await mkdtemp(join(tmpdir(), `hypofix-repair-${bug.id}-`));
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
@@ -52,6 +60,7 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
         },
         language,
         makeRuntime: (sandbox, where) => language.createRuntime(sandbox, where),
+        ...(audit ? { audit } : {}),
       },
       {
         repoDir,
@@ -64,7 +73,7 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Timeout()), timeoutMs + 2 * GRACE_MS);
     });
-    const { result } = await Promise.race([fix, expired]);
+    const { result, report } = await Promise.race([fix, expired]);
     const ms = Math.round(performance.now() - started);
     const proposed = result.status === "fixed" ? result.patches[0] : undefined;
     const score = proposed
@@ -78,6 +87,7 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
       ms,
       reason: result.reason,
       ...(score ? { score } : {}),
+      ...(audit ? { run: { result, report } } : {}),
     };
   } catch (err) {
     const status: RunStatus = err instanceof Timeout ? "timeout" : "crashed";
