@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.js";
 import { createOfflineEngine } from "../src/debug/offline.js";
 import { createPythonRuntime, python } from "../src/lang/python/index.js";
-import { runFix } from "../src/pipeline/index.js";
+import { runFix, type RunContext } from "../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
+import type { Result } from "../src/result.js";
 import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
 import { scorePatch, tally, verdictOf, type RepairOutcome, type RunStatus, type Score } from "./lib/score.js";
 import { mapLimit } from "./lib/stats.js";
@@ -23,38 +24,46 @@ const BACKEND = (process.env.HYPOFIX_BENCH_SANDBOX ?? "local") as "docker" | "lo
  * longer before the sandbox refuses commands, and past twice this the run counts as a timeout. */
 const GRACE_MS = 30_000;
 
-interface Outcome extends RepairOutcome {
+export interface Outcome extends RepairOutcome {
   status: RunStatus;
   /** result.json's reason: why this status. */
   reason?: string;
   score?: Score;
+  /** The model's calls and tokens, when an engine used one. */
+  usage?: Result["usage"];
 }
+
+/** What a fix runs with: the offline engine here; bench/relay.bench.ts gives the llm engine's. */
+export type MakeContext = (repoDir: string) => Promise<RunContext>;
+
+const offlineContext: MakeContext = async () => ({
+  engine: createOfflineEngine(),
+  config: loadConfig(),
+  repoConfig: DEFAULT_REPO_CONFIG,
+  language: python,
+  makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
+});
 
 class Timeout extends Error {}
 
-async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
+export async function repairBug(
+  bug: BenchBug,
+  timeoutMs: number,
+  makeContext: MakeContext = offlineContext,
+): Promise<Outcome> {
   const scratch = await mkdtemp(join(tmpdir(), `hypofix-repair-${bug.id}-`));
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const base = { id: bug.id, group: bug.group, shape: bug.shape };
   try {
     const repoDir = await bug.materialize(join(scratch, "project"));
-    const fix = runFix(
-      {
-        engine: createOfflineEngine(),
-        config: loadConfig(),
-        repoConfig: DEFAULT_REPO_CONFIG,
-        language: python,
-        makeRuntime: (sandbox, where) => createPythonRuntime(sandbox, where),
-      },
-      {
-        repoDir,
-        tests: bug.failingTests,
-        backend: BACKEND,
-        wallClockMs: timeoutMs,
-        deadline: Date.now() + timeoutMs + GRACE_MS,
-      },
-    );
+    const fix = runFix(await makeContext(repoDir), {
+      repoDir,
+      tests: bug.failingTests,
+      backend: BACKEND,
+      wallClockMs: timeoutMs,
+      deadline: Date.now() + timeoutMs + GRACE_MS,
+    });
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Timeout()), timeoutMs + 2 * GRACE_MS);
     });
@@ -70,6 +79,7 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
       ms,
       reason: result.reason,
       ...(score ? { score } : {}),
+      usage: result.usage,
     };
   } catch (err) {
     const status: RunStatus = err instanceof Timeout ? "timeout" : "crashed";
@@ -90,7 +100,7 @@ async function repairBug(bug: BenchBug, timeoutMs: number): Promise<Outcome> {
 const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((1000 * n) / d) / 10);
 
 /** Table rows: per group the headline, the verdicts, medians, then one row per shape. */
-function repairRows(outcomes: readonly RepairOutcome[]): BenchResult["rows"] {
+export function repairRows(outcomes: readonly RepairOutcome[]): BenchResult["rows"] {
   const groups = tally(outcomes);
   const rows: BenchResult["rows"] = [];
   for (const group of GROUPS) {
