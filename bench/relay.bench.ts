@@ -11,9 +11,9 @@ import { createRunContext } from "../src/compose.js";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/log.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
-import { loadSelection, type Selection } from "./lib/bugs.js";
+import { loadSelection } from "./lib/bugs.js";
 import { tally } from "./lib/score.js";
-import { repairBug, repairRows, type MakeContext } from "./repair.bench.js";
+import { repairBug, repairRows, selectionOf, type MakeContext } from "./repair.bench.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
 
 const FIXTURES = fileURLToPath(new URL("../test/fixtures/relay/", import.meta.url));
@@ -59,12 +59,7 @@ const relayBench: Benchmark = {
       };
     }
     process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-    const selection: Selection = {
-      corpus: options.corpus ?? "all",
-      split: options.split ?? "test",
-      subset: options.subset,
-      ...(options.bugs ? { ids: options.bugs } : {}),
-    };
+    const selection = selectionOf(options);
     const bugs = await loadSelection(selection);
     const relayDir = process.env.HYPOFIX_RELAY_DIR;
     const outcomes = [];

@@ -127,17 +127,22 @@ export function repairRows(outcomes: readonly RepairOutcome[]): BenchResult["row
   return rows;
 }
 
+/** The bugs the options name: both corpora and v2's test half unless told otherwise. */
+export function selectionOf(options: BenchOptions): Selection {
+  return {
+    corpus: options.corpus ?? "all",
+    split: options.split ?? "test",
+    subset: options.subset,
+    ...(options.bugs ? { ids: options.bugs } : {}),
+  };
+}
+
 const repairBench: Benchmark = {
   name: "repair",
   description: `offline engine over the bug corpora (${BACKEND} sandbox): correct fixes over all bugs per group and shape, time and experiments per bug`,
   async run(options: BenchOptions): Promise<BenchResult> {
     process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-    const selection: Selection = {
-      corpus: options.corpus ?? "all",
-      split: options.split ?? "test",
-      subset: options.subset,
-      ...(options.bugs ? { ids: options.bugs } : {}),
-    };
+    const selection = selectionOf(options);
     const bugs = await loadSelection(selection);
     const outcomes = await mapLimit(bugs, options.jobs ?? 1, async (bug) => {
       const outcome = await repairBug(bug, options.timeoutMs);
