@@ -6,7 +6,7 @@ import { pipelineAudit } from "../src/audit/index.js";
 import { GROUPS, loadSelection, type Selection } from "./lib/bugs.js";
 import { flagPrecision, reportFlags, type JudgedPatch } from "./lib/flags.js";
 import { mapLimit } from "./lib/stats.js";
-import { repairBug } from "./repair.bench.js";
+import { offlineContext, repairBug } from "./repair.bench.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
 
 const pct = (n: number, d: number) => (d === 0 ? "–" : `${Math.round((1000 * n) / d) / 10}%`);
@@ -26,7 +26,7 @@ const flagsBench: Benchmark = {
     const bugs = await loadSelection(selection);
     const audit = pipelineAudit({ engine: "offline" });
     const outcomes = await mapLimit(bugs, options.jobs ?? 1, async (bug) => {
-      const outcome = await repairBug(bug, options.timeoutMs, audit);
+      const outcome = await repairBug(bug, options.timeoutMs, offlineContext(audit));
       const warned = outcome.run
         ? reportFlags(outcome.run.report)
             .filter((f) => f.icon === "⚠️" || f.icon === "❌")

@@ -10,8 +10,8 @@ import { createOfflineEngine } from "../src/debug/offline/index.js";
 import { languageById } from "../src/lang/registry.js";
 import { python } from "../src/lang/python/index.js";
 import { runFix, type RunContext } from "../src/pipeline/index.js";
-import type { Result } from "../src/result.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
+import type { Result } from "../src/result.js";
 import { GROUPS, loadSelection, type BenchBug, type Selection } from "./lib/bugs.js";
 import { closeJsMirror } from "./lib/js-bugs.js";
 import { scorePatch, tally, verdictOf, type RepairOutcome, type RunStatus, type Score } from "./lib/score.js";
@@ -33,15 +33,38 @@ export interface Outcome extends RepairOutcome {
   score?: Score;
   /** The run's result.json and report, when it ended (the flags benchmark reads them). */
   run?: { result: Result; report: string };
+  /** The model's calls and tokens, when an engine used one. */
+  usage?: Result["usage"];
+}
+
+/** What a fix runs with: the offline engine here; bench/relay.bench.ts gives the llm engine's. */
+export type MakeContext = (repoDir: string, bug: BenchBug) => Promise<RunContext>;
+
+/** The offline engine in the bug's language; `audit`: the run audits its patch as the product does. */
+export function offlineContext(audit?: RunContext["audit"]): MakeContext {
+  return async (_repoDir, bug) => {
+    const language = bug.language ? languageById(bug.language)! : python;
+    return {
+      engine: createOfflineEngine(),
+      config: loadConfig(),
+      repoConfig: {
+        ...DEFAULT_REPO_CONFIG,
+        ...(bug.workingDirectory ? { working_directory: bug.workingDirectory } : {}),
+      },
+      language,
+      makeRuntime: (sandbox, where) => language.createRuntime(sandbox, where),
+      ...(audit ? { audit } : {}),
+    };
+  };
 }
 
 class Timeout extends Error {}
 
-/** One bug through `runFix`, scored; `audit`: the run audits its patch as the product does. */
+/** One bug through `runFix`, scored, with the context `makeContext` gives (the offline engine's by default). */
 export async function repairBug(
   bug: BenchBug,
   timeoutMs: number,
-  audit?: RunContext["audit"],
+  makeContext: MakeContext = offlineContext(),
 ): Promise<Outcome> {
   const scratch = await mkdtemp(join(tmpdir(), `hypofix-repair-${bug.id}-`));
   const started = performance.now();
@@ -49,27 +72,14 @@ export async function repairBug(
   const base = { id: bug.id, group: bug.group, shape: bug.shape };
   try {
     const repoDir = await bug.materialize(join(scratch, "project"));
-    const language = bug.language ? languageById(bug.language)! : python;
-    const fix = runFix(
-      {
-        engine: createOfflineEngine(),
-        config: loadConfig(),
-        repoConfig: {
-          ...DEFAULT_REPO_CONFIG,
-          ...(bug.workingDirectory ? { working_directory: bug.workingDirectory } : {}),
-        },
-        language,
-        makeRuntime: (sandbox, where) => language.createRuntime(sandbox, where),
-        ...(audit ? { audit } : {}),
-      },
-      {
-        repoDir,
-        tests: bug.failingTests,
-        backend: BACKEND,
-        wallClockMs: timeoutMs,
-        deadline: Date.now() + timeoutMs + GRACE_MS,
-      },
-    );
+    const context = await makeContext(repoDir, bug);
+    const fix = runFix(context, {
+      repoDir,
+      tests: bug.failingTests,
+      backend: BACKEND,
+      wallClockMs: timeoutMs,
+      deadline: Date.now() + timeoutMs + GRACE_MS,
+    });
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Timeout()), timeoutMs + 2 * GRACE_MS);
     });
@@ -87,7 +97,8 @@ export async function repairBug(
       ms,
       reason: result.reason,
       ...(score ? { score } : {}),
-      ...(audit ? { run: { result, report } } : {}),
+      ...(context.audit ? { run: { result, report } } : {}),
+      usage: result.usage,
     };
   } catch (err) {
     const status: RunStatus = err instanceof Timeout ? "timeout" : "crashed";
@@ -108,7 +119,7 @@ export async function repairBug(
 const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((1000 * n) / d) / 10);
 
 /** Table rows: per group the headline, the verdicts, medians, then one row per shape. */
-function repairRows(outcomes: readonly RepairOutcome[]): BenchResult["rows"] {
+export function repairRows(outcomes: readonly RepairOutcome[]): BenchResult["rows"] {
   const groups = tally(outcomes);
   const rows: BenchResult["rows"] = [];
   for (const group of GROUPS) {
@@ -135,17 +146,22 @@ function repairRows(outcomes: readonly RepairOutcome[]): BenchResult["rows"] {
   return rows;
 }
 
+/** The bugs the options name: both corpora and v2's test half unless told otherwise. */
+export function selectionOf(options: BenchOptions): Selection {
+  return {
+    corpus: options.corpus ?? "all",
+    split: options.split ?? "test",
+    subset: options.subset,
+    ...(options.bugs ? { ids: options.bugs } : {}),
+  };
+}
+
 const repairBench: Benchmark = {
   name: "repair",
   description: `offline engine over the bug corpora (${BACKEND} sandbox): correct fixes over all bugs per group and shape, time and experiments per bug`,
   async run(options: BenchOptions): Promise<BenchResult> {
     process.env.HYPOFIX_PYTHON ??= "/usr/bin/python3";
-    const selection: Selection = {
-      corpus: options.corpus ?? "all",
-      split: options.split ?? "test",
-      subset: options.subset,
-      ...(options.bugs ? { ids: options.bugs } : {}),
-    };
+    const selection = selectionOf(options);
     const bugs = await loadSelection(selection);
     const outcomes = await mapLimit(bugs, options.jobs ?? 1, async (bug) => {
       const outcome = await repairBug(bug, options.timeoutMs);

@@ -10,6 +10,8 @@ const claimsReply = z.object({
     z.object({
       text: z.string().trim().min(1),
       kind: z.enum(["fix", "preserve", "behaviour", "other"]).catch("other"),
+      /** Which code the claim is about: the code before the change (the cause) or after it. */
+      about: z.enum(["old", "new"]).catch("new").default("new"),
       test: z.string().default(""),
     }),
   ),
@@ -19,6 +21,8 @@ const claimsReply = z.object({
 export interface ModelClaim {
   text: string;
   kind: ParsedClaim["kind"];
+  /** A claim about the code before the change (checked on the base) or after it (on the patch). */
+  about?: "old" | "new";
   /** Path (relative to the repository) the test file is written to, when the test is usable. */
   testPath?: string;
   test?: string;
@@ -72,7 +76,7 @@ export async function validateClaimTests(
 ): Promise<ModelClaim[]> {
   const out: ModelClaim[] = [];
   for (const [i, claim] of claims.entries()) {
-    const base: ModelClaim = { text: claim.text, kind: claim.kind };
+    const base: ModelClaim = { text: claim.text, kind: claim.kind, about: claim.about };
     if (claim.test.trim() === "") {
       out.push(base);
       continue;
@@ -102,6 +106,7 @@ export function judgeByTest(claim: ModelClaim & { testPath: string }, report: Di
       evidence: "the generated test was not collected (see notes)",
     };
   }
+  if (claim.about === "old") return judgeOld(claim, results);
   const failing = results.filter((t) => t.after !== "passed");
   if (failing.length > 0) {
     const t = failing[0]!;
@@ -129,5 +134,27 @@ export function judgeByTest(claim: ModelClaim & { testPath: string }, report: Di
     text: claim.text,
     verdict: "confirmed",
     evidence: `the claim's test ${results.map((t) => name(t.id)).join(", ")} passes after the change; ${before}`,
+  };
+}
+
+/**
+ * A claim about the code before the change (what the bug was) is checked on the base: its test
+ * asserts the old behaviour, so it must pass there; what it does with the patch says nothing.
+ */
+function judgeOld(claim: ModelClaim, results: DifferentialReport["tests"]): Claim {
+  const name = (id: string) => "`" + (id.split("::").pop() ?? id) + "`";
+  const failing = results.filter((t) => t.before !== "passed");
+  if (failing.length > 0) {
+    const t = failing[0]!;
+    return {
+      text: claim.text,
+      verdict: "contradicted",
+      evidence: `the claim is about the code before the change, and its test ${name(t.id)} fails there (${t.before}: ${firstLine(t.beforeMessage)})`,
+    };
+  }
+  return {
+    text: claim.text,
+    verdict: "confirmed",
+    evidence: `the claim is about the code before the change, and its test ${results.map((t) => name(t.id)).join(", ")} passes there`,
   };
 }

@@ -39,6 +39,9 @@ const containerArgs = z.object({
     .min(1)
     .describe("qualified name of a module or class, e.g. `pkg.mod` or `pkg.mod.Class`"),
 });
+const moduleArgs = z.object({
+  name: z.string().trim().min(1).describe("qualified name of a module, e.g. `pkg.mod`"),
+});
 const functionArgs = z.object({
   signature: z
     .string()
@@ -68,12 +71,13 @@ const TOOLS = {
       return text === "" ? `${qualifiedName(f)} has no docstring and no comments.` : text;
     }),
   ),
+  get_module_code: tool(moduleArgs, async (args, ctx) => moduleCode(args.name, ctx)),
 } as const;
 
 export type ToolName = keyof typeof TOOLS;
 const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
-/** The four functions offered to the model, their descriptions read from prompts/autofl-tool-<name>.txt. */
+/** The functions offered to the model, their descriptions read from prompts/autofl-tool-<name>.txt. */
 export function autoflToolSpecs(): ToolSpec[] {
   return TOOL_NAMES.map((name) => {
     const { $schema: _drop, ...parameters } = z.toJSONSchema(TOOLS[name].schema);
@@ -114,6 +118,7 @@ function usage(name: ToolName): string {
     get_covered_functions: '{"name": "package.module.Class"}',
     get_code_snippet: '{"signature": "package.module.Class.method"}',
     get_comments: '{"signature": "package.module.Class.method"}',
+    get_module_code: '{"name": "package.module"}',
   }[name];
   return `Expected arguments like ${example}.`;
 }
@@ -212,4 +217,52 @@ async function withFunction(
   const key = functionKey(m.function);
   ctx.lookedAt.set(key, (ctx.lookedAt.get(key) ?? 0) + 1);
   return { ok: true, content: render(m.function, lines) };
+}
+
+/** Lines of a module's code shown at most: module-level names rarely take more. */
+const MODULE_LINES = 200;
+
+/**
+ * A module's code outside its functions, numbered: imports, constants, regular expressions,
+ * class attributes; each function is reduced to its `def` line(s).
+ */
+async function moduleCode(name: string, ctx: ToolContext): Promise<ToolOutcome> {
+  const wanted = name.replace(/[`'"]/g, "").replace(/\.py$/, "").replace(/\//g, ".");
+  const files = [...new Set(ctx.functions.map((f) => f.file))];
+  const exact = files.filter((f) => moduleName(f) === wanted);
+  const matches = exact.length > 0 ? exact : files.filter((f) => moduleName(f).endsWith(`.${wanted}`));
+  if (matches.length !== 1) {
+    const known = files.map(moduleName).sort().join(", ");
+    return {
+      ok: false,
+      content:
+        matches.length > 1
+          ? `Error: \`${name}\` could be ${matches.map(moduleName).join(", ")}. Call again with one of them.`
+          : `Error: no module \`${name}\` among the project's covered source files: ${known}.`,
+    };
+  }
+  const file = matches[0]!;
+  const lines = await ctx.source(file);
+  if (!lines) return { ok: false, content: `Error: ${file} could not be read.` };
+  // A function's body is left out; its header (up to the line that ends it with a colon) stays.
+  const hidden = new Set<number>();
+  for (const f of ctx.functions.filter((fn) => fn.file === file)) {
+    let n = f.startLine;
+    while (n < f.endLine && !/:\s*(#.*)?$/.test(lines[n - 1] ?? "")) n++;
+    for (let k = n + 1; k <= f.endLine; k++) hidden.add(k);
+  }
+  const out: string[] = [];
+  let skipped = false;
+  for (let n = 1; n <= lines.length; n++) {
+    if (hidden.has(n)) {
+      if (!skipped) out.push("     ...");
+      skipped = true;
+      continue;
+    }
+    skipped = false;
+    if ((lines[n - 1] ?? "").trim() !== "") out.push(`${String(n).padStart(4)} ${lines[n - 1]}`);
+  }
+  const shown = out.slice(0, MODULE_LINES);
+  if (out.length > MODULE_LINES) shown.push(`     ... (${out.length - MODULE_LINES} more lines)`);
+  return { ok: true, content: `# ${file}\n${shown.join("\n")}` };
 }

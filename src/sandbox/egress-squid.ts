@@ -142,7 +142,7 @@ export function squidConfig(plan: ProxyPlan): string {
     const tls = m.tls ? ` tls${m.insecure ? " tls-flags=DONT_VERIFY_PEER" : ""}` : "";
     lines.push(
       `acl ${name} myportname ${name}`,
-      `cache_peer ${m.host} parent ${m.upstreamPort} 0 no-query no-digest originserver${tls} name=${name}`,
+      `cache_peer ${m.host} parent ${m.upstreamPort} 0 no-query no-digest no-netdb-exchange originserver${tls} name=${name}`,
       `cache_peer_access ${name} allow ${name}`,
       `cache_peer_access ${name} deny all`,
       `never_direct allow ${name}`,

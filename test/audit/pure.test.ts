@@ -7,7 +7,7 @@ import { renderAudit } from "../../src/report/audit.js";
 import type { CallDiff, DifferentialReport } from "../../src/audit/types.js";
 import { auditVerdict } from "../../src/result.js";
 import { behaviourChanges, judgeClaim, revise, unverifiedFunctions } from "../../src/audit/verdicts.js";
-import { parseClaimsReply } from "../../src/audit/llm.js";
+import { judgeByTest, parseClaimsReply } from "../../src/audit/llm.js";
 import type { FunctionInfo } from "../../src/lang/types.js";
 import { pythonFiles } from "../../src/lang/python/index.js";
 
@@ -222,10 +222,42 @@ describe("renderAudit", () => {
   });
 });
 
+describe("judgeByTest: claims about the old code are checked on the base, about the new on the patch", () => {
+  const report = (before: "passed" | "failed", after: "passed" | "failed"): DifferentialReport => ({
+    changedFunctions: [],
+    tests: [{ id: "t/test_claim_1.py::test_c", before, after, beforeMessage: "assert 1 == 2" }],
+    calls: [],
+    uncapturable: [],
+    testsReaching: {},
+    notes: [],
+    ran: true,
+    timings: {},
+  });
+  const claim = (about: "old" | "new") => ({
+    text: "can_withdraw refused the whole balance",
+    kind: "behaviour" as const,
+    about,
+    testPath: "t/test_claim_1.py",
+  });
+
+  it("confirms an old-code claim whose test passes on the base, whatever the patch does", () => {
+    expect(judgeByTest(claim("old"), report("passed", "failed")).verdict).toBe("confirmed");
+    expect(judgeByTest(claim("old"), report("failed", "passed"))).toMatchObject({
+      verdict: "contradicted",
+      evidence: expect.stringContaining("about the code before the change"),
+    });
+  });
+
+  it("judges the same test as a new-code claim on the patch", () => {
+    expect(judgeByTest(claim("new"), report("passed", "failed")).verdict).toBe("contradicted");
+    expect(judgeByTest(claim("new"), report("failed", "passed")).verdict).toBe("confirmed");
+  });
+});
+
 describe("parseClaimsReply", () => {
   it("reads a fenced JSON reply and defaults what the model left out", () => {
     const reply = parseClaimsReply('Here:\n```json\n{"claims": [{"text": "Fixes x", "kind": "odd"}]}\n```');
-    expect(reply.claims).toEqual([{ text: "Fixes x", kind: "other", test: "" }]);
+    expect(reply.claims).toEqual([{ text: "Fixes x", kind: "other", about: "new", test: "" }]);
   });
 
   it("refuses a reply without the JSON object", () => {

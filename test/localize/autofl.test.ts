@@ -147,19 +147,20 @@ describe("autofl", () => {
       /^Error: bad arguments for get_code_snippet \(signature: .*\)\. Expected arguments like/,
     );
     expect(errors[1]).toBe(
-      "Error: there is no function `get_source`. Available: get_covered_classes, get_covered_functions, get_code_snippet, get_comments.",
+      "Error: there is no function `get_source`. Available: get_covered_classes, get_covered_functions, get_code_snippet, get_comments, get_module_code.",
     );
     expect(errors[2]).toContain("Error: no function `calc/missing.py::foo`");
     expect(errors[2]).toContain("calc.ops.mean");
     expect(errors[3]).toContain("are not valid JSON");
     expect(run2?.toolCalls.map((c) => c.ok)).toEqual([false, false, false, false]);
 
-    // Stage 1 offers the four tools; stage 2 offers none.
+    // Stage 1 offers the tools; stage 2 offers none.
     expect(model.requests[0]?.tools?.map((t) => t.name)).toEqual([
       "get_covered_classes",
       "get_covered_functions",
       "get_code_snippet",
       "get_comments",
+      "get_module_code",
     ]);
     expect(model.requests[0]?.tools?.[2]?.parameters).toMatchObject({ required: ["signature"] });
     expect(model.requests[4]?.tools).toBeUndefined();

@@ -103,7 +103,7 @@ describe("the proxy's configuration", () => {
     const basic = `Basic ${Buffer.from(`ci:${PASSWORD}`).toString("base64")}`;
     expect(lines).toEqual(
       expect.arrayContaining([
-        "cache_peer pypi.corp.example parent 443 0 no-query no-digest originserver tls name=mirror3130",
+        "cache_peer pypi.corp.example parent 443 0 no-query no-digest no-netdb-exchange originserver tls name=mirror3130",
         "cache_peer_access mirror3130 allow mirror3130",
         "cache_peer_access mirror3130 deny all",
         "never_direct allow mirror3130",
@@ -111,8 +111,8 @@ describe("the proxy's configuration", () => {
         `request_header_add Authorization "${basic}" mirror3130`,
         "http_access deny mirror3130 !reading",
         "http_access allow mirror3130",
-        "cache_peer extra.example parent 8080 0 no-query no-digest originserver name=mirror3131",
-        "cache_peer self-signed.example parent 443 0 no-query no-digest originserver tls tls-flags=DONT_VERIFY_PEER name=mirror3132",
+        "cache_peer extra.example parent 8080 0 no-query no-digest no-netdb-exchange originserver name=mirror3131",
+        "cache_peer self-signed.example parent 443 0 no-query no-digest no-netdb-exchange originserver tls tls-flags=DONT_VERIFY_PEER name=mirror3132",
       ]),
     );
     // A mirror without credentials gets none; certificates are checked unless the host is trusted.
