@@ -87,6 +87,12 @@ describe("the published package (npm pack, unpacked, its bin run)", () => {
     expect(files).toContain("dist/cli.js");
     expect(files).toContain("dist/lang/python/helpers/hypofix_runtime.py");
     expect(files).toContain("dist/lang/python/helpers/test_files.json");
+    // The candidate helper is a package of its own; TypeScript reads the family list beside it.
+    expect(files).toContain("dist/lang/python/helpers/hypofix_candidates.py");
+    expect(files).toContain("dist/lang/python/helpers/hypofix_cand/registry.py");
+    expect(files).toContain("dist/lang/python/helpers/hypofix_cand/families/operators.py");
+    expect(files).toContain("dist/lang/python/candidate-families.json");
+    expect(files.filter((f) => f.includes("__pycache__"))).toEqual([]);
     expect(files).toContain("dist/lang/python/supervisor.py");
     expect(files).toContain("examples/bank-account/bank.py");
     expect(files.filter((f) => f.startsWith("prompts/")).length).toBeGreaterThan(0);
