@@ -94,6 +94,8 @@ export const resultSchema = z.object({
     completionTokens: z.number().int().nonnegative(),
   }),
   engine: engineKindSchema.default("offline"),
+  /** The maintainer's `/fix <text>`: `used` when the engine was given it (the llm engine's prompt); the offline engine cannot use it. */
+  constraint: z.object({ text: z.string(), used: z.boolean() }).optional(),
   /** Tests that failed in the suite but are not failures to fix (status `flaky`): why, and after which test. */
   flaky: z
     .array(

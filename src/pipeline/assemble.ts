@@ -31,6 +31,8 @@ export interface RunState {
 }
 
 export interface AssembleContext {
+  /** The maintainer's `/fix <text>`, recorded with whether the engine could use it. */
+  constraint?: string;
   engine: Result["engine"];
   usage: Result["usage"];
   maxSteps: number;
@@ -97,6 +99,9 @@ export function assemble(
     ...(state.environment ? { environment: state.environment } : {}),
     ...(state.flaky && state.flaky.length > 0 ? { flaky: state.flaky } : {}),
     ...(state.sandbox ? { sandbox: state.sandbox } : {}),
+    ...(context.constraint
+      ? { constraint: { text: context.constraint, used: context.engine === "llm" } }
+      : {}),
   });
   const otherFailures = state.chosen?.validation.otherFailures ?? [];
   const meta: ReportMeta = {
