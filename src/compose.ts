@@ -270,6 +270,7 @@ export function workerDeps(
         ...(request.onPhase ? { onPhase: request.onPhase } : {}),
         signal: request.context.signal,
         ...(request.ciLog ? { ciLog: request.ciLog } : {}),
+        ...(request.constraint ? { constraint: request.constraint } : {}),
       });
       metrics.recordResult(outcome.result);
       return outcome;

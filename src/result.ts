@@ -116,6 +116,8 @@ export const resultSchema = z.object({
   engine: engineKindSchema.default("offline"),
   /** Status `partial`: the failing tests the patch makes pass and those it leaves failing (`failingTests` is both). */
   partialFix: z.object({ fixes: z.array(z.string()), stillFailing: z.array(z.string()) }).optional(),
+  /** The maintainer's `/fix <text>`: `used` when the engine was given it (the llm engine's prompt); the offline engine cannot use it. */
+  constraint: z.object({ text: z.string(), used: z.boolean() }).optional(),
   /** Tests that failed in the suite but are not failures to fix (status `flaky`): why, and after which test. */
   flaky: z
     .array(

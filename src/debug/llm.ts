@@ -411,6 +411,9 @@ async function bugPrompt(
       ? (bug.failure.text || `${bug.failure.type}: ${bug.failure.message}`).slice(0, 4000)
       : "(no error text)",
     report: bug.bugReport ? `\nBug report:\n${bug.bugReport.slice(0, 4000)}\n` : "",
+    constraint: bug.constraint
+      ? `\nThe maintainer's constraint on the fix (follow it):\n${bug.constraint.slice(0, 2000)}\n`
+      : "",
   });
 }
 

@@ -43,6 +43,8 @@ export interface BugContext {
   experimentTimeoutMs: number;
   /** CI log excerpt or PR text, when the job came from GitHub. */
   bugReport?: string;
+  /** The maintainer's constraint on the fix (`/fix <text>`), for an engine that can follow one. */
+  constraint?: string;
   /**
    * Runs `work` with `edits` applied to the sandbox's tree, restoring it afterwards
    * (LDB traces the function it regenerated, not the original).

@@ -5,7 +5,7 @@ import {
   headMovedByPush,
   headMovedBySynchronize,
   isStale,
-  parseCommand,
+  findCommand,
   triggerFromCheckRun,
   triggerFromWorkflowRun,
   type HeadMoved,
@@ -63,8 +63,9 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
     const { comment, issue, installation } = context.payload;
     const user = comment.user;
     if (!issue.pull_request || !installation || !user || user.type === "Bot") return;
-    const command = parseCommand(comment.body);
-    if (!command) return;
+    const found = findCommand(comment.body);
+    if (!found) return;
+    const { command } = found;
     // Who may run it, and which head the commenter saw, are checked by the job.
     await submit(
       context,
@@ -78,6 +79,7 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
           requestedBy: user.login,
           commentId: comment.id,
           commentedAt: comment.created_at,
+          ...(found.text ? { instructions: found.text } : {}),
         },
       },
       queue,

@@ -149,14 +149,26 @@ export type Command = "explain" | "fix" | "pause" | "resume";
  * marked's lexer, as GitHub renders it.
  */
 export function parseCommand(body: string): Command | null {
+  return findCommand(body)?.command ?? null;
+}
+
+/**
+ * The command of a comment (as parseCommand finds it) and, for `/fix <text>`, the text after
+ * it on its line: the maintainer's constraint on the fix, capped at 2000 characters.
+ */
+export function findCommand(body: string): { command: Command; text?: string } | undefined {
   for (const token of new Lexer().lex(body)) {
     if (token.type !== "paragraph") continue;
     for (const line of token.raw.split("\n")) {
-      const match = /^[ \t]*\/(?:(explain|fix)|hypofix[ \t]+(pause|resume))[ \t]*$/.exec(line);
-      if (match) return (match[1] ?? match[2]) as Command;
+      const match = /^[ \t]*\/(?:(explain)|(fix)(?:[ \t]+(\S.*?))?|hypofix[ \t]+(pause|resume))[ \t]*$/.exec(
+        line,
+      );
+      if (!match) continue;
+      const command = (match[1] ?? match[2] ?? match[4]) as Command;
+      return match[3] ? { command, text: match[3].slice(0, 2000) } : { command };
     }
   }
-  return null;
+  return undefined;
 }
 
 /** A commit that replaces a branch's or pull request's head: jobs for any other sha there are stale. */

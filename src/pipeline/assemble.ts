@@ -38,6 +38,8 @@ export interface RunState {
 }
 
 export interface AssembleContext {
+  /** The maintainer's `/fix <text>`, recorded with whether the engine could use it. */
+  constraint?: string;
   engine: Result["engine"];
   usage: Result["usage"];
   maxSteps: number;
@@ -110,6 +112,9 @@ export function assemble(
       ? { orderDependent: state.orderDependent.map(({ test, precededBy }) => ({ test, precededBy })) }
       : {}),
     ...(state.sandbox ? { sandbox: state.sandbox } : {}),
+    ...(context.constraint
+      ? { constraint: { text: context.constraint, used: context.engine === "llm" } }
+      : {}),
   });
   const otherFailures = state.chosen?.validation.otherFailures ?? [];
   const meta: ReportMeta = {

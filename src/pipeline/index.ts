@@ -85,6 +85,8 @@ export interface FixInput {
   repository?: string;
   /** The failed CI job's log excerpt: the engine's bug report, and the toolchain version it ran. */
   ciLog?: string;
+  /** The maintainer's constraint on the fix (`/fix <text>`): the llm engine's prompt carries it; the report records it. */
+  constraint?: string;
   /** False for a fork's head: the setup never runs with network (a cached environment is still used). */
   allowSetupNetwork?: boolean;
   headSha?: string;
@@ -149,6 +151,7 @@ export async function runFix(context: RunContext, request: FixInput): Promise<Fi
       startedAt,
       ...(request.headSha ? { headSha: request.headSha } : {}),
       ...(request.ci ? { ci: request.ci } : {}),
+      ...(request.constraint ? { constraint: request.constraint } : {}),
     });
 
   let fallback: string | undefined;
@@ -315,6 +318,7 @@ async function debugPhase(
       return sources.get(file)!;
     },
     ...(request.ciLog ? { bugReport: request.ciLog } : {}),
+    ...(request.constraint ? { constraint: request.constraint } : {}),
     async withEdits(edits, work) {
       const snapshot = await sandbox.snapshot();
       try {

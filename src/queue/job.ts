@@ -22,6 +22,8 @@ export const jobSchema = z
     checkRunId: z.number().int().positive().optional(),
     workflowRunId: z.number().int().positive().optional(),
     requestedBy: z.string().min(1).optional(),
+    /** A `/fix <text>` command's text: the maintainer's constraint on the fix. */
+    instructions: z.string().min(1).max(2000).optional(),
     /** Failing test ids when the CI log named them. */
     tests: z.array(z.string().min(1)).optional(),
     /** What started the job: a CI event, or a `/fix` or `/explain` command (a new run every time). */

@@ -27,6 +27,8 @@ export interface FixRequest {
   language: Language;
   /** The CI log's failure excerpt, for the debugging prompt and the report. */
   ciLog?: string;
+  /** The maintainer's `/fix <text>`: a constraint for the llm engine, recorded in the report. */
+  constraint?: string;
   /** owner/name, lower case: environments are cached, and model tokens counted, per repository. */
   repository: string;
   /** False for a fork's head: its setup never runs with network (the environment phase says so). */
@@ -347,6 +349,7 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       onPhase: (phase, line) => check.phase(phase, line),
       ...(fork ? { allowSetupNetwork: false } : {}),
       ...(ciLog ? { ciLog } : {}),
+      ...(job.instructions ? { constraint: job.instructions } : {}),
     });
     context.signal.throwIfAborted();
     const { result } = outcome;

@@ -63,6 +63,7 @@ export function renderReport(result: Result, meta: ReportMeta): string {
   const out: string[] = [];
   const patch = proposedPatch(result);
   out.push(`### ${title(result, meta)}`, "", intro(result, meta, patch), "");
+  if (result.constraint) out.push(constraintLine(result.constraint), "");
   const cause = causeLine(result);
   if (cause) out.push(cause, "");
   if (patch) out.push(codeBlock(patch.diff, "diff"), "");
@@ -85,6 +86,7 @@ export function renderFirstScreen(result: Result, meta: ReportMeta): string {
   const patch = proposedPatch(result);
   const cause = causeLine(result);
   const out = [`### ${title(result, meta)}`, "", intro(result, meta, patch), ""];
+  if (result.constraint) out.push(constraintLine(result.constraint), "");
   if (cause) out.push(cause, "");
   out.push(confidenceTable(result, meta, patch));
   return `${out.join("\n").trimEnd()}\n`;
@@ -185,6 +187,14 @@ function intro(result: Result, meta: ReportMeta, patch: Patch | undefined): stri
       break;
   }
   return lines.join("\n");
+}
+
+/** The maintainer's `/fix` text (untrusted) and whether the engine followed it. */
+function constraintLine(constraint: NonNullable<Result["constraint"]>): string {
+  const how = constraint.used
+    ? "The llm engine was given it as a constraint on the fix."
+    : "The offline engine cannot use it: it tried its candidate edits as it always does.";
+  return `**Maintainer's constraint** (from ${q("/fix")}): ${text(constraint.text)} ${how}`;
 }
 
 /** The cause in one sentence, tied to the observation that decided it. */

@@ -144,6 +144,15 @@ describe("Hypofix app: verify, validate, enqueue; no GitHub API call", () => {
     ]);
   });
 
+  it("queues /fix <text> with the text as the maintainer's instructions, and /hypofix pause as a pause job", async () => {
+    await deliver("issue_comment", comment("/fix keep the API", { id: 3 }), "c-3");
+    await deliver("issue_comment", comment("/hypofix pause", { id: 4 }), "c-4");
+    expect((await jobs()).map((j) => [j.kind, j.commentId, j.instructions])).toEqual([
+      ["ci-failure", 3, "keep the API"],
+      ["pause", 4, undefined],
+    ]);
+  });
+
   it("ignores commands in code or quotes, comments by bots, and comments on issues", async () => {
     await deliver("issue_comment", comment("```\n/fix\n```"));
     await deliver("issue_comment", comment("> /fix"));

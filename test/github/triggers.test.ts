@@ -3,6 +3,7 @@ import {
   headMovedByPush,
   headMovedBySynchronize,
   isStale,
+  findCommand,
   parseCommand,
   triggerFromCheckRun,
   triggerFromWorkflowRun,
@@ -133,13 +134,18 @@ describe("parseCommand", () => {
     expect(parseCommand("thanks!\n  /fix  \nand more")).toBe("fix");
     expect(parseCommand("Looks flaky.\n\n/fix")).toBe("fix");
     expect(parseCommand("/hypofix pause")).toBe("pause");
+    expect(findCommand("/fix keep the public API as it is ")).toEqual({
+      command: "fix",
+      text: "keep the public API as it is",
+    });
+    expect(findCommand("/fix")).toEqual({ command: "fix" });
+    expect(findCommand("/explain this")).toBeUndefined();
     expect(parseCommand("Back to normal.\n/hypofix  resume ")).toBe("resume");
   });
 
   it("ignores commands in code, quotes, lists, HTML and running text", () => {
     for (const body of [
       "please run /explain",
-      "/fix please",
       "/explainer",
       "/hypofix",
       "/hypofix pause now",

@@ -74,6 +74,28 @@ describe("runFix with the llm engine through the real openai client (nock-record
     expect(markdownProblems(report)).toEqual([]);
   });
 
+  it("/fix <text>: the maintainer's constraint reaches the model's first prompt and the report", async () => {
+    const recorded = JSON.parse(readFileSync(fixture("fix-llm/recorded.json"), "utf8")) as Recorded;
+    const sent = replay(recorded.responses);
+    const chat = model();
+    const engine = createLlmEngine(chat, { maxSteps: 3, patches: 10 });
+    const constraint = "keep can_withdraw's signature; @maria wants <b>no</b> new methods";
+    const { result, report } = await fixLocally(example("bank-account"), engine, {
+      usage: () => chat.usage,
+      constraint,
+    }).outcome;
+    expect(sent[0]!.messages.at(-1)!.content).toContain(
+      `The maintainer's constraint on the fix (follow it):\n${constraint}`,
+    );
+    expect(result.constraint).toEqual({ text: constraint, used: true });
+    expect(report).toContain(
+      "**Maintainer's constraint** (from `/fix`): keep can_withdraw's signature; @\u200bmaria",
+    );
+    expect(report).toContain("The llm engine was given it as a constraint on the fix.");
+    expect(report).not.toContain("<b>no</b>");
+    expect(markdownProblems(report)).toEqual([]);
+  });
+
   it("asks once to repair a malformed step, then records it as undecided", async () => {
     const garbage = "I think the bug is in withdraw. Let me look at it.";
     const sent = replay([

@@ -43,6 +43,22 @@ describe("runFix with the offline engine (local sandbox, real pytest)", () => {
     ]);
   });
 
+  it("/fix <text> with the offline engine: recorded in the report, which says the engine cannot use it", async () => {
+    const constraint = "do not touch withdraw";
+    const { result, report, firstScreen } = await fixLocally(example("bank-account"), createOfflineEngine(), {
+      constraint,
+    }).outcome;
+    expect(result.constraint).toEqual({ text: constraint, used: false });
+    for (const text of [report, firstScreen!]) {
+      expect(text).toContain("**Maintainer's constraint** (from `/fix`): do not touch withdraw");
+      expect(text).toContain("The offline engine cannot use it");
+    }
+    // Without one, no line at all.
+    const plain = await fixLocally(example("bank-account"), createOfflineEngine()).outcome;
+    expect(plain.result.constraint).toBeUndefined();
+    expect(plain.report).not.toContain("Maintainer's constraint");
+  });
+
   it("fixes an off-by-one loop bound", async () => {
     const { result, patch } = await fixLocally(fixture("fix-loop"), createOfflineEngine()).outcome;
     expect(result.status).toBe("fixed");
