@@ -11,6 +11,7 @@ import { coverageReaches, localizePhase, type Localized, type Localizer } from "
 import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
 import { limitDefaults } from "./limits.js";
 import { precedingDefaults } from "./order.js";
+import { testsReaching } from "./reach.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
 import { suiteSelection } from "./suite.js";
@@ -45,6 +46,8 @@ export interface AuditInput {
   explanation: string;
   /** The job's limits (scaled from the baseline) for the audit's runs of the suite on each side. */
   limits: { testTimeoutMs: number; suiteTimeoutMs: number };
+  /** The tests that reach the changed code (and the failing ones): the audit runs only these. Absent: the suite. */
+  tests?: string[];
 }
 
 /** The language's instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
@@ -259,7 +262,7 @@ async function repair(run: Run): Promise<FixOutcome> {
 
   const debugged = await debugPhase(run, reproduced, localized);
   if ("error" in debugged) return run.finish("error", debugged.error);
-  return validateAndAudit(run, reproduced, debugged);
+  return validateAndAudit(run, reproduced, debugged, localized);
 }
 
 /**
@@ -352,6 +355,7 @@ async function validateAndAudit(
   run: Run,
   reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
+  localized: Localized,
 ): Promise<FixOutcome> {
   const { state, context } = run;
   state.patches = engineRun.candidates;
@@ -428,6 +432,7 @@ async function validateAndAudit(
         failingTests: state.failingTests,
         explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
         limits: { testTimeoutMs: reproduced.limits.testMs, suiteTimeoutMs: reproduced.limits.suiteMs },
+        ...auditTests(reproduced, localized, chosen.candidate, state.failingTests),
       });
     } catch (err) {
       state.audit = {
@@ -447,6 +452,25 @@ async function validateAndAudit(
         : "keeps the whole suite green"
     }`,
   );
+}
+
+/**
+ * The audit's tests: those that reach the changed code, the failing ones and the tests those need
+ * before them, in suite order (the fresh revalidation ran the whole suite once). None: the whole suite.
+ */
+function auditTests(
+  reproduced: Reproduced,
+  localized: Localized,
+  candidate: Candidate,
+  failing: string[],
+): { tests?: string[] } {
+  const reaching = testsReaching(localized.coverage, candidate.edits);
+  if (reaching === undefined) return {};
+  const wanted = new Set([...reaching, ...failing]);
+  for (const o of reproduced.orderDependent)
+    if (wanted.has(o.test)) o.precededBy.forEach((t) => wanted.add(t));
+  const order = reproduced.baseline.tests.map((t) => t.id);
+  return { tests: [...order.filter((t) => wanted.has(t)), ...[...wanted].filter((t) => !order.includes(t))] };
 }
 
 /** A patch that makes some of the failing tests pass, not all, and breaks no test that passed. */
