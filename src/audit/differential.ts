@@ -23,6 +23,11 @@ export interface DifferentialOptions {
   maxCallsPerFunction?: number;
   /** Pickled arguments of one call larger than this are reported, not recorded. */
   maxArgBytes?: number;
+  /**
+   * The tests each side runs instead of the whole suite: those that reach the changed code (a
+   * job's coverage says which); absent: the suite.
+   */
+  tests?: string[];
   /** Extra test files (path → content) to run on both sides, e.g. the llm engine's claim tests. */
   extraTests?: Record<string, string>;
 }
@@ -336,6 +341,7 @@ async function record(
     out,
     configPath: `${SCRATCH}/${side}.json`,
     extraTests: Object.keys(opts.extraTests ?? {}),
+    ...(opts.tests ? { tests: opts.tests } : {}),
     maxCalls: opts.maxCallsPerFunction,
     maxArgBytes: opts.maxArgBytes,
     testTimeoutMs: opts.testTimeoutMs,

@@ -159,10 +159,12 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
     explanation: string;
     /** The job's limits scaled from its baseline; the audit's own options win. */
     limits?: { testTimeoutMs: number; suiteTimeoutMs: number };
+    /** The tests that reach the changed code (the job's coverage); absent: the whole suite. */
+    tests?: string[];
   }): Promise<Audit> => {
     const outcome = await auditPatch({
       ...options,
-      options: { ...input.limits, ...options.options },
+      options: { ...input.limits, ...(input.tests ? { tests: input.tests } : {}), ...options.options },
       sandbox: input.sandbox,
       runtime: input.runtime,
       patch: input.diff,

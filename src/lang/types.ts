@@ -297,6 +297,11 @@ export interface CallRecording {
   configPath: string;
   /** Test files to run besides the suite (the audit's claim tests). */
   extraTests: string[];
+  /**
+   * The tests to run instead of the whole suite (those that reach the changed code, when a job
+   * knows them from its coverage); absent: the suite.
+   */
+  tests?: string[];
   /** Distinct calls recorded per function. */
   maxCalls: number;
   /** Arguments of one call larger than this (serialized) are reported, not recorded. */

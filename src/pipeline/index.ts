@@ -11,6 +11,7 @@ import { coverageReaches, localizePhase, type Localized, type Localizer } from "
 import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
 import { limitDefaults } from "./limits.js";
 import { precedingDefaults } from "./order.js";
+import { testsReaching } from "./reach.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
 import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
@@ -48,6 +49,8 @@ export interface AuditInput {
   explanation: string;
   /** The job's limits (scaled from the baseline) for the audit's runs of the suite on each side. */
   limits: { testTimeoutMs: number; suiteTimeoutMs: number };
+  /** The tests that reach the changed code (and the failing ones): the audit runs only these. Absent: the suite. */
+  tests?: string[];
 }
 
 /** The language's instruments over a sandbox; tests run from `workingDirectory` (relative to the root). */
@@ -265,7 +268,7 @@ async function repair(run: Run): Promise<FixOutcome> {
 
   const debugged = await debugPhase(run, reproduced, localized);
   if ("error" in debugged) return run.finish("error", debugged.error);
-  return validateAndAudit(run, reproduced, debugged, localized.coverage);
+  return validateAndAudit(run, reproduced, debugged, localized);
 }
 
 /**
@@ -360,7 +363,7 @@ async function validateAndAudit(
   run: Run,
   reproduced: Reproduced,
   { engineRun, budget }: { engineRun: EngineRun; budget: Budget },
-  coverageBefore: CoverageReport,
+  localized: Localized,
 ): Promise<FixOutcome> {
   const { state, context } = run;
   state.patches = engineRun.candidates;
@@ -370,7 +373,7 @@ async function validateAndAudit(
     runtime: run.runtime,
     suiteIds: run.suiteIds,
     timeoutMs: validationOf(run, reproduced).timeoutMs,
-    before: coverageBefore,
+    before: localized.coverage,
   };
   // Among validated candidates, one that trips a signal never beats one that does not; of
   // candidates equal on the suite, only the one a reviewer reads fastest competes.
@@ -456,6 +459,7 @@ async function validateAndAudit(
         failingTests: targets,
         explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
         limits: { testTimeoutMs: reproduced.limits.testMs, suiteTimeoutMs: reproduced.limits.suiteMs },
+        ...auditTests(reproduced, localized, chosen.candidate, state.failingTests),
       });
     } catch (err) {
       state.audit = {
@@ -468,7 +472,7 @@ async function validateAndAudit(
   state.signals = signalsOf({
     candidate: chosen.candidate,
     failingTests: targets,
-    before: coverageBefore,
+    before: localized.coverage,
     after: ranked.measured.get(chosen) ?? (await coverageWith(measure, chosen.candidate)),
     ...(context.audit ? { audit: state.audit } : {}),
   });
@@ -493,6 +497,25 @@ async function validateAndAudit(
 function partialReason({ fixes, stillFailing }: { fixes: string[]; stillFailing: string[] }): string {
   const total = fixes.length + stillFailing.length;
   return `a patch fixes ${fixes.length} of ${total} failing tests (${fixes.join(", ")}) and breaks no test that passed before; ${stillFailing.join(", ")} still fail${stillFailing.length === 1 ? "s" : ""}`;
+}
+
+/**
+ * The audit's tests: those that reach the changed code, the failing ones and the tests those need
+ * before them, in suite order (the fresh revalidation ran the whole suite once). None: the whole suite.
+ */
+function auditTests(
+  reproduced: Reproduced,
+  localized: Localized,
+  candidate: Candidate,
+  failing: string[],
+): { tests?: string[] } {
+  const reaching = testsReaching(localized.coverage, candidate.edits);
+  if (reaching === undefined) return {};
+  const wanted = new Set([...reaching, ...failing]);
+  for (const o of reproduced.orderDependent)
+    if (wanted.has(o.test)) o.precededBy.forEach((t) => wanted.add(t));
+  const order = reproduced.baseline.tests.map((t) => t.id);
+  return { tests: [...order.filter((t) => wanted.has(t)), ...[...wanted].filter((t) => !order.includes(t))] };
 }
 
 /** A patch that makes some of the failing tests pass, not all, and breaks no test that passed. */

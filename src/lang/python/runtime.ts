@@ -164,7 +164,11 @@ class SandboxPythonRuntime implements Runtime {
     };
     await this.sandbox.writeFile(recording.configPath, JSON.stringify(config));
     // Naming the extra tests would make pytest run only them: name the root too (its own dot-folders stay uncollected).
-    const paths = recording.extraTests.length > 0 ? [".", ...recording.extraTests] : [];
+    const paths = recording.tests
+      ? [...recording.tests, ...recording.extraTests]
+      : recording.extraTests.length > 0
+        ? [".", ...recording.extraTests]
+        : [];
     const argv = [
       this.python,
       "-m",
