@@ -93,7 +93,16 @@ function commandOf(words: string[], source: string): RunnerCommand | undefined {
   const rest = words.slice(i + 1);
   const bin = program.split("/").at(-1)!;
   if (RUNNER_BINS[bin])
-    return { runner: RUNNER_BINS[bin], env, program: bin, prefix: [], args: rest, setAside: [], source, globs: [] };
+    return {
+      runner: RUNNER_BINS[bin],
+      env,
+      program: bin,
+      prefix: [],
+      args: rest,
+      setAside: [],
+      source,
+      globs: [],
+    };
   if (bin === "node" || bin === "tsx" || bin === "ts-node") {
     // `node [flags] path/to/jest.js ...` or `node [flags] --test [files]` (tsx takes node's flags).
     const script = rest.findIndex((w) => !w.startsWith("-"));
@@ -114,7 +123,16 @@ function commandOf(words: string[], source: string): RunnerCommand | undefined {
       };
     }
     if (rest.includes("--test"))
-      return { runner: "node-test", env, program: bin, prefix: [], args: rest, setAside: [], source, globs: [] };
+      return {
+        runner: "node-test",
+        env,
+        program: bin,
+        prefix: [],
+        args: rest,
+        setAside: [],
+        source,
+        globs: [],
+      };
   }
   return undefined;
 }
@@ -184,7 +202,11 @@ export function detectRunner(input: {
     const globs = new Set<string>();
     for (const words of segments(script, globs)) {
       const command = commandOf(words, "package.json scripts.test");
-      if (command) return finish({ ...command, globs: [...command.args, ...command.prefix].filter((w) => globs.has(w)) });
+      if (command)
+        return finish({
+          ...command,
+          globs: [...command.args, ...command.prefix].filter((w) => globs.has(w)),
+        });
     }
   }
   const runner = runnerFromProject(pkg, input.names);
