@@ -288,7 +288,9 @@ class JsRuntime implements Runtime {
     const outcomes: CoverageReport["outcomes"] = {};
     const failures: NonNullable<CoverageReport["failures"]> = {};
     const sources = new Map<string, string>();
-    const counts = (file: string) => jsFiles.isSourceFile(file) && !jsFiles.isTestFile(file);
+    // The runner's own config files (vitest.config.ts) run too, but are not the code under test.
+    const counts = (file: string) =>
+      jsFiles.isSourceFile(file) && !jsFiles.isTestFile(file) && !jsFiles.isBuildFile(file.toLowerCase());
     for (const test of listed.tests) {
       outcomes[test.id] = test.outcome;
       if (test.failure) failures[test.id] = test.failure;
