@@ -46,6 +46,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** Node's start, the runner's collection and the report on top of the tests' own deadline. */
 const GRACE_MS = 15_000;
 const REPORT_BYTES = 64 * 1024 * 1024;
+const COVERAGE_PRELOAD = "coverage-preload.cjs";
 /** Where reports and coverage go: outside the work tree, one folder per runtime. */
 const SCRATCH_ROOT = "/tmp/hypofix-js";
 
@@ -167,6 +168,7 @@ class JsRuntime implements Runtime {
     const command = await this.runner();
     const out = `${this.scratch}/report-${++this.runs}.json`;
     const jestCoverage = coverage && command.runner === "jest";
+    if (coverage) await this.sandbox.exec(["mkdir", "-p", coverage.dir], { timeoutMs: 15_000 });
     const plan = planRun(command, selection, {
       out,
       helpersDir: this.sandbox.helpersDir,
@@ -178,7 +180,7 @@ class JsRuntime implements Runtime {
       cwd: this.wd,
       env: this.env({
         ...plan.env,
-        ...(coverage && !jestCoverage ? { NODE_V8_COVERAGE: coverage.dir } : {}),
+        ...(coverage && !jestCoverage ? this.coverageEnv(command, plan.env, coverage.dir) : {}),
       }),
       timeoutMs: timeoutMs + GRACE_MS,
     });
@@ -220,6 +222,25 @@ class JsRuntime implements Runtime {
         durationMs: res.durationMs,
       };
     }
+  }
+
+  /**
+   * How a run collects V8 coverage into `dir`: Node's own NODE_V8_COVERAGE, which keeps the
+   * source maps of the modules Node loads (tsx, ts-node); for Vitest, whose modules Node never
+   * loads itself, our preload (helpers/coverage-preload.cjs) keeps their inline maps instead.
+   */
+  private coverageEnv(
+    command: RunnerCommand,
+    env: Record<string, string>,
+    dir: string,
+  ): Record<string, string> {
+    if (command.runner !== "vitest") return { NODE_V8_COVERAGE: dir };
+    const preload = `--require=${this.sandbox.helpersDir}/${COVERAGE_PRELOAD}`;
+    return {
+      NODE_OPTIONS: [env.NODE_OPTIONS, preload].filter(Boolean).join(" "),
+      HYPOFIX_COVERAGE_DIR: dir,
+      HYPOFIX_COVERAGE_ROOT: this.sandbox.workdir,
+    };
   }
 
   /** The selection of some ids: files and folders alone, or tests by file and title path. */
@@ -267,7 +288,9 @@ class JsRuntime implements Runtime {
     const outcomes: CoverageReport["outcomes"] = {};
     const failures: NonNullable<CoverageReport["failures"]> = {};
     const sources = new Map<string, string>();
-    const counts = (file: string) => jsFiles.isSourceFile(file) && !jsFiles.isTestFile(file);
+    // The runner's own config files (vitest.config.ts) run too, but are not the code under test.
+    const counts = (file: string) =>
+      jsFiles.isSourceFile(file) && !jsFiles.isTestFile(file) && !jsFiles.isBuildFile(file.toLowerCase());
     for (const test of listed.tests) {
       outcomes[test.id] = test.outcome;
       if (test.failure) failures[test.id] = test.failure;
