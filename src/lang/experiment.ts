@@ -4,6 +4,7 @@
  * AND DEL(...) AND RUN`) and LDB's `trace file:function`. Malformed input gets a
  * message a model can act on. `applyEdits` is reused to build patches.
  */
+import type { TraceBlock } from "./types.js";
 
 export type Edit =
   | { op: "REPLACE"; line: number; file?: string; old: string; new: string }
@@ -420,4 +421,38 @@ export function renderValues(values: Value[], totalHits: number): string {
   }
   const list = `At each loop execution, the expression was: [${values.map(valueText).join(", ")}]`;
   return totalHits > values.length ? `${list} (the first ${values.length} of ${totalHits} executions)` : list;
+}
+
+const KEEP_BLOCKS = 5;
+
+const vars = (values: Record<string, string>): string => {
+  const entries = Object.entries(values);
+  return entries.length === 0 ? "(none)" : entries.map(([k, v]) => `${k} = ${v}`).join(", ");
+};
+
+/**
+ * LDB's block trace as text: each block's code with the variables at its entry and exit. `blocks`
+ * are the first and last five of `total`; `outcome` is how the test ended.
+ */
+export function renderBlocks(
+  trace: { file: string; qualname: string; testId: string; total: number; outcome: string },
+  blocks: TraceBlock[],
+): string {
+  const { file, qualname, testId, total, outcome } = trace;
+  if (total === 0)
+    return `The test ${testId} never called ${qualname} (${file}). The test ended with: ${outcome}`;
+  const shown = total > 2 * KEEP_BLOCKS ? "; the first 5 and the last 5 are shown" : "";
+  const count = total === 1 ? "1 block" : `${total} blocks`;
+  const lines = [`Trace of ${qualname} (${file}) in ${testId}: ${count}${shown}.`];
+  blocks.forEach((b, i) => {
+    if (i === KEEP_BLOCKS && total > 2 * KEEP_BLOCKS)
+      lines.push(`[... ${total - 2 * KEEP_BLOCKS} blocks omitted ...]`);
+    const span = b.startLine === b.endLine ? `line ${b.startLine}` : `lines ${b.startLine}-${b.endLine}`;
+    lines.push(`[Block ${b.index}] ${span}`);
+    for (const code of (b.code ?? "").split("\n")) lines.push(`    ${code.trim()}`);
+    lines.push(`  before: ${vars(b.before)}`);
+    lines.push(`  after:  ${vars(b.after)}`);
+  });
+  lines.push(`The test ended with: ${outcome}`);
+  return lines.join("\n");
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { runDebugger, type TestCommand } from "../../src/lang/javascript/observe.js";
+import { runDebugger, runTrace, type TestCommand } from "../../src/lang/javascript/observe.js";
 import { restoreCommand } from "../../src/lang/javascript/setup.js";
 import { dockerClient } from "../../src/sandbox/docker.js";
 import { inspectImage } from "../../src/sandbox/images.js";
@@ -104,5 +104,26 @@ describe("the debugger experiment on TypeScript, through source maps", () => {
       ) ?? [];
     expect(lines?.split(", ")).toEqual(expect.arrayContaining(["17", "25"]));
     expect(lines?.split(", ")).not.toContain("22");
+  });
+
+  it("traces a TypeScript function in its own lines", async () => {
+    const where = { file: "src/cart.ts", qualname: "totals", testId: "t" };
+    const trace = await runTrace(sb, tsxTest("^totals the cart$"), where, { timeoutMs: 60_000 });
+    expect(trace.blocks.map((b) => [b.startLine, b.endLine])).toEqual([
+      [11, 15],
+      [12, 15],
+      [12, 12],
+      [17, 17],
+    ]);
+    expect(trace.blocks[0]!.code).toBe(
+      [
+        "  const result: Totals = { sum: 0, count: 0 };",
+        "  for (const line of lines) {",
+        "    const cost: number = line.cents * line.qty;",
+        "    result.sum += cost;",
+        "    result.count += line.qty;",
+      ].join("\n"),
+    );
+    expect(trace.blocks.at(-1)!.after["__return__"]).toBe("{ sum: 600, count: 3 }");
   });
 });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { observeJs, runDebugger, type TestCommand } from "../../src/lang/javascript/observe.js";
+import { observeJs, runDebugger, runTrace, type TestCommand } from "../../src/lang/javascript/observe.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { NODE_IMAGE, NODE_SUPPORT } from "./node-sandbox.js";
 
@@ -102,5 +102,42 @@ describe("the debugger experiment on plain JavaScript", () => {
     const bad = await observeJs(ctx, "t", "b lib/cart.js ;; c");
     expect(bad.kind).toBe("invalid");
     expect(bad.observation).toMatch(/is not file\.ts:line/);
+  });
+
+  it("traces a function's blocks with the variables at their entry and exit", async () => {
+    const ctx = { sandbox: sb, command: () => cart, timeoutMs: 30_000 };
+    const obs = await observeJs(ctx, "t", "trace lib/cart.js:total");
+    expect(obs.kind).toBe("trace");
+    const text = obs.observation;
+    expect(text.split("\n")[0]).toBe("Trace of total (lib/cart.js) in t: 5 blocks.");
+    // The loop comes round three times: each time a block from its header, with the sum so far.
+    expect(text).toContain("[Block 1] lines 5-8\n    let sum = 0;\n    for (const item of items) {");
+    expect(text).toMatch(
+      /\[Block 2\] lines 6-8\n(?:.*\n){3} {2}before: items = .*, sum = 300.*\n {2}after: {2}items = .*, sum = 600/,
+    );
+    expect(text).toMatch(
+      /\[Block 5\] line 10\n {4}return sum;\n.*\n {2}after: .*sum = 900, __return__ = 900\n/,
+    );
+    expect(text.split("\n").at(-1)).toBe("The test ended with: [No exception triggered]");
+  });
+
+  it("says when the test never calls the traced function, or the file has no such function", async () => {
+    const never = await runTrace(
+      sb,
+      cart,
+      { file: "lib/cart.js", qualname: "unused", testId: "t" },
+      { timeoutMs: 30_000 },
+    );
+    expect(never).toMatchObject({ totalBlocks: 0, blocks: [] });
+    expect(never.rendered).toBe(
+      "The test t never called unused (lib/cart.js). The test ended with: [No exception triggered]",
+    );
+    const missing = await runTrace(
+      sb,
+      cart,
+      { file: "lib/cart.js", qualname: "nope", testId: "t" },
+      { timeoutMs: 30_000 },
+    );
+    expect(missing.rendered).toBe("No function nope in lib/cart.js. Functions there: total, unused.");
   });
 });

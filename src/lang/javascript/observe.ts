@@ -10,9 +10,18 @@
 import { randomUUID } from "node:crypto";
 import { posix } from "node:path";
 import { z } from "zod";
+import { traceBlockSchema } from "../trace-block.js";
 import type { ExecResult, Sandbox } from "../../sandbox/types.js";
-import { insideRepository, MAX_VALUES, NO_EXCEPTION, renderValues, type Edit } from "../experiment.js";
-import type { BlockTrace, ObserveOptions, Observation, RunOptions, TestFailure } from "../types.js";
+import {
+  insideRepository,
+  MAX_VALUES,
+  NO_EXCEPTION,
+  renderBlocks,
+  renderValues,
+  type Edit,
+} from "../experiment.js";
+import { outline } from "./outline.js";
+import type { BlockTrace, ObserveOptions, Observation, TestFailure, TraceBlock } from "../types.js";
 import { parseJsExperiment } from "./experiment.js";
 
 /** The helper's file in the sandbox's helpers folder. */
@@ -30,6 +39,11 @@ export interface TestCommand {
 
 /** What the helper is asked: a repository-relative file, a 1-based line, the expressions. */
 export interface DebuggerRequest {
+  /** `trace`: LDB's block trace through lines `start`-`end` (functions starting at `nested` left out). */
+  mode?: "debug" | "trace";
+  start?: number;
+  end?: number;
+  nested?: number[];
   /** Absolute path of the repository in the sandbox: `file` is relative to it. */
   root: string;
   file: string;
@@ -67,6 +81,11 @@ const record = z.intersection(
     z.object({ event: z.literal("hit"), values: z.array(value) }),
     z.object({ event: z.literal("end"), total: z.number().int(), reached: z.array(z.number().int()) }),
     z.object({ event: z.literal("problem"), message: z.string() }),
+    z.object({
+      event: z.literal("trace"),
+      total: z.number().int(),
+      blocks: z.array(traceBlockSchema.extend({ lines: z.array(z.number().int()) })),
+    }),
   ]),
 );
 type Value = z.infer<typeof value>;
@@ -85,6 +104,8 @@ export interface DebuggerReport {
   reached: number[];
   /** What went wrong inside the helper, for a run that shows nothing else. */
   problems: string[];
+  /** A trace run's blocks, per process that ran the function. */
+  traces: { total: number; blocks: (Omit<TraceBlock, "code"> & { lines: number[] })[] }[];
 }
 
 /** Merges the helper's JSON lines; a line that is not one of its records is skipped. */
@@ -95,6 +116,7 @@ export function readDebuggerReport(text: string, exprCount: number): DebuggerRep
   const problems: string[] = [];
   const totals = new Map<string, number>();
   const hitsOf = new Map<string, number>();
+  const traces: DebuggerReport["traces"] = [];
   let loaded = false;
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
@@ -117,6 +139,8 @@ export function readDebuggerReport(text: string, exprCount: number): DebuggerRep
     } else if (r.event === "end") {
       totals.set(key, r.total);
       for (const l of r.reached) reached.add(l);
+    } else if (r.event === "trace") {
+      traces.push({ total: r.total, blocks: r.blocks });
     } else if (!problems.includes(r.message)) problems.push(r.message);
   }
   // A process killed before its exit (a runner's worker) counted only the hits it recorded.
@@ -124,7 +148,7 @@ export function readDebuggerReport(text: string, exprCount: number): DebuggerRep
   for (const key of new Set([...totals.keys(), ...hitsOf.keys()]))
     total += totals.get(key) ?? hitsOf.get(key) ?? 0;
   const sorted = (s: Set<number>) => [...s].sort((a, b) => a - b);
-  return { loaded, executable: sorted(executable), hits, total, reached: sorted(reached), problems };
+  return { loaded, executable: sorted(executable), hits, total, reached: sorted(reached), problems, traces };
 }
 
 const NEAREST = 5;
@@ -193,6 +217,27 @@ export interface DebuggerOptions {
 /** Process start and the runner's own start on top of the test's time. */
 const GRACE_MS = 15_000;
 
+/** Runs the test command with the observer preloaded; returns the run and the records every process wrote. */
+async function runObserved(
+  sandbox: Sandbox,
+  command: TestCommand,
+  request: Omit<DebuggerRequest, "root" | "out">,
+  timeoutMs: number,
+): Promise<{ result: ExecResult; text: string }> {
+  // The sandbox's own temporary folder beside its workdir (docker: /tmp; local: the sandbox's tmp):
+  // outside the repository, so no runner or watcher sees it.
+  const out = posix.join(posix.dirname(sandbox.workdir), "tmp", `hypofix-observe-${randomUUID()}.jsonl`);
+  const full: DebuggerRequest = { ...request, root: sandbox.workdir, out };
+  const result = await sandbox.exec(command.argv, {
+    env: observerEnv(command, sandbox.helpersDir, full),
+    ...(command.cwd ? { cwd: command.cwd } : {}),
+    timeoutMs: timeoutMs + GRACE_MS,
+  });
+  const text = await sandbox.readFile(out).catch(() => "");
+  await sandbox.exec(["rm", "-f", "--", out], { timeoutMs: 10_000 }).catch(() => undefined);
+  return { result, text };
+}
+
 /**
  * Runs `command` (one test) with a breakpoint at `file:line`, printing `exprs` at every hit, and
  * returns the observation. `file` is repository-relative; nothing here throws for the code under
@@ -214,24 +259,12 @@ export async function runDebugger(
     return `File ${file} does not exist in the repository.`;
   }
   const lineCount = source.endsWith("\n") ? source.split("\n").length - 1 : source.split("\n").length;
-  // The sandbox's own temporary folder beside its workdir (docker: /tmp; local: the sandbox's tmp):
-  // outside the repository, so no runner or watcher sees it.
-  const out = posix.join(posix.dirname(sandbox.workdir), "tmp", `hypofix-observe-${randomUUID()}.jsonl`);
-  const request: DebuggerRequest = {
-    root: sandbox.workdir,
-    file,
-    line,
-    exprs,
-    limit: options.limit ?? MAX_VALUES,
-    out,
-  };
-  const result = await sandbox.exec(command.argv, {
-    env: observerEnv(command, sandbox.helpersDir, request),
-    ...(command.cwd ? { cwd: command.cwd } : {}),
-    timeoutMs: options.timeoutMs + GRACE_MS,
-  });
-  const text = await sandbox.readFile(out).catch(() => "");
-  await sandbox.exec(["rm", "-f", "--", out], { timeoutMs: 10_000 }).catch(() => undefined);
+  const { result, text } = await runObserved(
+    sandbox,
+    command,
+    { file, line, exprs, limit: options.limit ?? MAX_VALUES },
+    options.timeoutMs,
+  );
   const report = readDebuggerReport(text, exprs.length);
   const outcome = (options.outcome ?? exitOutcome)(result);
   const rendered = renderDebuggerReport(report, { file, line, exprs, lineCount }, outcome);
@@ -255,8 +288,6 @@ export interface JsObserveContext {
     edits: Edit[],
     options?: ObserveOptions,
   ): Promise<string | { text: string; failure?: TestFailure }>;
-  /** The block trace of `testId` through one function. */
-  trace?(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace>;
 }
 
 /**
@@ -293,11 +324,73 @@ export async function observeJs(
     return done("debugger", text);
   }
   if (exp.kind === "trace") {
-    if (!ctx.trace) return done("trace", "Block traces are not available for this test runner.");
-    return done("trace", (await ctx.trace(testId, exp.file, exp.qualname, { timeoutMs })).rendered);
+    const where = { file: exp.file, qualname: exp.qualname, testId };
+    const outcome = ctx.outcome ? { outcome: ctx.outcome } : {};
+    const trace = await runTrace(ctx.sandbox, ctx.command(testId), where, { timeoutMs, ...outcome });
+    return done("trace", trace.rendered);
   }
   if (!ctx.editAndRun)
     return done("edit", "Edit-and-run experiments are not available for this test runner.");
   const edited = await ctx.editAndRun(testId, exp.edits, { ...options, timeoutMs });
   return typeof edited === "string" ? done("edit", edited) : done("edit", edited.text, edited.failure);
+}
+
+/**
+ * LDB's block trace of one test (`command`) through the function `qualname` of `file`, found in
+ * the file's syntax tree on the host (outline.ts); its lines are the TypeScript's, through
+ * source maps, like the debugger's.
+ */
+export async function runTrace(
+  sandbox: Sandbox,
+  command: TestCommand,
+  where: { file: string; qualname: string; testId: string },
+  options: Omit<DebuggerOptions, "limit">,
+): Promise<BlockTrace> {
+  const { file, qualname, testId } = where;
+  const empty = (rendered: string): BlockTrace => ({
+    function: qualname,
+    file,
+    totalBlocks: 0,
+    blocks: [],
+    rendered,
+  });
+  if (!insideRepository(file))
+    return empty(`File ${file} is outside the repository; give a path relative to its root.`);
+  let source: string;
+  try {
+    source = await sandbox.readFile(file);
+  } catch {
+    return empty(`File ${file} does not exist in the repository.`);
+  }
+  const { functions, problem } = outline(file, source);
+  const fn = functions.find((f) => f.qualname === qualname);
+  if (!fn) {
+    const names = functions.map((f) => f.qualname).join(", ") || "none";
+    return empty(problem ?? `No function ${qualname} in ${file}. Functions there: ${names}.`);
+  }
+  const nested = functions
+    .filter((f) => f !== fn && f.startLine > fn.startLine && f.endLine <= fn.endLine)
+    .map((f) => f.startLine);
+  const request = {
+    mode: "trace" as const,
+    file,
+    line: fn.startLine,
+    exprs: [],
+    limit: 0,
+    start: fn.startLine,
+    end: fn.endLine,
+    nested,
+  };
+  const { result, text } = await runObserved(sandbox, command, request, options.timeoutMs);
+  const report = readDebuggerReport(text, 0);
+  const outcome = (options.outcome ?? exitOutcome)(result);
+  // The process that ran the function (a runner's parent process loads nothing of it).
+  const trace = report.traces.find((t) => t.total > 0) ?? { total: 0, blocks: [] };
+  const lines = source.split("\n");
+  const blocks: TraceBlock[] = trace.blocks.map(({ lines: ran, ...b }) => ({
+    ...b,
+    code: ran.map((n) => lines[n - 1]?.trimEnd() ?? "").join("\n"),
+  }));
+  const rendered = renderBlocks({ file, qualname, testId, total: trace.total, outcome }, blocks);
+  return { function: qualname, file, totalBlocks: trace.total, blocks, rendered };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { traceBlockSchema } from "../trace-block.js";
 import { evidenceSchema } from "../evidence.js";
 
 /** What hypofix_runtime.py prints after RESULT_MARK, validated at the boundary. */
@@ -92,16 +93,7 @@ export const helperSchemas = {
       file: z.string(),
       run: rawRunSchema,
       total: z.number().int(),
-      blocks: z.array(
-        z.object({
-          index: z.number().int(),
-          startLine: z.number().int(),
-          endLine: z.number().int(),
-          before: z.record(z.string(), z.string()),
-          after: z.record(z.string(), z.string()),
-          code: z.string(),
-        }),
-      ),
+      blocks: z.array(traceBlockSchema.extend({ code: z.string() })),
     }),
   ]),
 };

@@ -1,6 +1,6 @@
 /** Observation texts exactly as the model sees them (AutoSD's and LDB's wording). Pure. */
 import type { DebugResult, RawRun, TraceResult } from "./protocol.js";
-import { NO_EXCEPTION, renderValues } from "../experiment.js";
+import { NO_EXCEPTION, renderBlocks, renderValues } from "../experiment.js";
 import type { TraceBlock } from "../types.js";
 
 const NEAREST = 5;
@@ -78,14 +78,7 @@ export function runOutcome(run: RawRun): string {
   return run.errors.length > 0 ? run.errors.join("\n") : "The test did not run (pytest reported no result).";
 }
 
-const KEEP = 5;
-
-function vars(values: Record<string, string>): string {
-  const entries = Object.entries(values);
-  return entries.length === 0 ? "(none)" : entries.map(([k, v]) => `${k} = ${v}`).join(", ");
-}
-
-/** LDB's block trace as text: each block's code with the variables at its entry and exit. */
+/** LDB's block trace as text (lang/experiment.ts's wording), and its blocks. */
 export function renderTrace(
   result: TraceResult,
   qualname: string,
@@ -93,24 +86,9 @@ export function renderTrace(
   outcome: string,
 ): { rendered: string; blocks: TraceBlock[] } {
   const blocks: TraceBlock[] = result.blocks.map((b) => ({ ...b }));
-  if (result.total === 0) {
-    return {
-      rendered: `The test ${testId} never called ${qualname} (${result.file}). The test ended with: ${outcome}`,
-      blocks,
-    };
-  }
-  const shown = result.total > 2 * KEEP ? "; the first 5 and the last 5 are shown" : "";
-  const count = result.total === 1 ? "1 block" : `${result.total} blocks`;
-  const lines = [`Trace of ${qualname} (${result.file}) in ${testId}: ${count}${shown}.`];
-  blocks.forEach((b, i) => {
-    if (i === KEEP && result.total > 2 * KEEP)
-      lines.push(`[... ${result.total - 2 * KEEP} blocks omitted ...]`);
-    const span = b.startLine === b.endLine ? `line ${b.startLine}` : `lines ${b.startLine}-${b.endLine}`;
-    lines.push(`[Block ${b.index}] ${span}`);
-    for (const code of (b.code ?? "").split("\n")) lines.push(`    ${code.trim()}`);
-    lines.push(`  before: ${vars(b.before)}`);
-    lines.push(`  after:  ${vars(b.after)}`);
-  });
-  lines.push(`The test ended with: ${outcome}`);
-  return { rendered: lines.join("\n"), blocks };
+  const rendered = renderBlocks(
+    { file: result.file, qualname, testId, total: result.total, outcome },
+    blocks,
+  );
+  return { rendered, blocks };
 }

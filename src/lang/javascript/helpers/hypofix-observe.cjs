@@ -114,6 +114,15 @@ function start(req) {
       emit(req, { event: "loaded", executable: [...executable.keys()].map((l) => l + 1) });
       // A breakpoint at every position of the line but a function's return: the line may hold
       // code of several functions (`const f = (x) => ...` runs at load and in every call).
+      if (req.mode === "trace") {
+        // The block trace stops at every position of the function's lines, its returns included.
+        for (const [orig, locations] of executable) {
+          if (orig + 1 < req.start || orig + 1 > req.end) continue;
+          for (const loc of locations)
+            ours.add(post("Debugger.setBreakpoint", { location: loc }).breakpointId);
+        }
+        return;
+      }
       for (const loc of executable.get(line0) || []) {
         if (loc.type !== "return") ours.add(post("Debugger.setBreakpoint", { location: loc }).breakpointId);
       }
@@ -125,6 +134,7 @@ function start(req) {
   session.on("Debugger.paused", ({ params }) => {
     try {
       if (!(params.hitBreakpoints || []).some((id) => ours.has(id))) return;
+      if (req.mode === "trace") return tracer.pause(params);
       const frame = params.callFrames[0];
       // One hit per execution of the line in a frame, as Python's line events: a later position
       // of the line in the same frame is the same execution; the same or an earlier one (a loop
@@ -151,6 +161,7 @@ function start(req) {
     }
   });
 
+  const tracer = req.mode === "trace" ? blockTracer(req, post, scripts) : undefined;
   post("Profiler.enable", {});
   post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
   post("Debugger.enable", {});
@@ -162,6 +173,7 @@ function start(req) {
     } catch {
       // Coverage is a hint for a breakpoint never reached; the hits stand without it.
     }
+    if (tracer) emit(req, { event: "trace", ...tracer.finish() });
     emit(req, { event: "end", total, reached });
     try {
       session.disconnect();
@@ -293,7 +305,6 @@ function toOriginal(script, line, column) {
     if (seg[0] > column) break;
     found = seg;
   }
-  if (!found) found = segments[0];
   if (!found || found[1] !== script.source) return undefined;
   return found[2];
 }
@@ -389,4 +400,107 @@ function reachedLines(post, scripts) {
     }
   }
   return [...reached].sort((a, b) => a - b);
+}
+
+const KEEP = 5;
+const VAR_CAP = 100;
+const MAX_VARS = 30;
+
+/**
+ * LDB's block trace through one function (lines `req.start`-`req.end`, nested functions starting
+ * at `req.nested` left out): per call, runs of lines that follow each other in the function's
+ * code are one block; a jump (a loop coming round, a branch skipping lines) starts the next. Each
+ * block has the variables at its entry and at its exit (the next block's entry, or the return,
+ * with `__return__`). The first and last KEEP blocks are kept.
+ */
+function blockTracer(req, post, scripts) {
+  const head = [];
+  const tail = [];
+  let total = 0;
+  /** Per frame (function and depth): the open block and the last variables seen. */
+  const frames = new Map();
+  const close = (block, after) => {
+    if (!block || block.lines.length === 0) return;
+    total++;
+    const done = {
+      index: total,
+      startLine: Math.min(...block.lines),
+      endLine: Math.max(...block.lines),
+      before: block.before,
+      after,
+      lines: [...new Set(block.lines)].sort((a, b) => a - b),
+    };
+    if (head.length < KEEP) head.push(done);
+    else {
+      tail.push(done);
+      if (tail.length > KEEP) tail.shift();
+    }
+  };
+  const snapshot = (frame) => {
+    const vars = {};
+    const scopes = [];
+    for (const scope of frame.scopeChain) {
+      if (!["local", "block", "catch"].includes(scope.type)) break;
+      scopes.unshift(scope);
+    }
+    for (const scope of scopes) {
+      const props = post("Runtime.getProperties", {
+        objectId: scope.object.objectId,
+        ownProperties: true,
+      }).result;
+      for (const prop of props) {
+        if (!prop.value || Object.keys(vars).length >= MAX_VARS) continue;
+        const text = show(post, prop.value);
+        vars[prop.name] = text.length <= VAR_CAP ? text : `${text.slice(0, VAR_CAP)}...`;
+      }
+    }
+    return vars;
+  };
+  return {
+    pause(params) {
+      const frame = params.callFrames[0];
+      const script = scripts.get(frame.location.scriptId);
+      if (!script) return;
+      const fn = frame.functionLocation;
+      const fnLine = fn && toOriginal(script, fn.lineNumber, fn.columnNumber);
+      if (
+        fnLine === undefined ||
+        fnLine + 1 < req.start ||
+        fnLine + 1 > req.end ||
+        req.nested.includes(fnLine + 1)
+      )
+        return;
+      const line0 = toOriginal(script, frame.location.lineNumber, frame.location.columnNumber);
+      if (line0 === undefined) return;
+      const line = line0 + 1;
+      const key = `${fn.scriptId}:${fn.lineNumber}:${fn.columnNumber}@${params.callFrames.length}`;
+      const state = frames.get(key) || {
+        block: undefined,
+        order: [...script.executable.keys()].map((l) => l + 1).sort((a, b) => a - b),
+      };
+      frames.set(key, state);
+      const vars = snapshot(frame);
+      if (frame.returnValue) {
+        close(state.block, { ...vars, __return__: show(post, frame.returnValue) });
+        frames.delete(key);
+        return;
+      }
+      const block = state.block;
+      const prev = block && block.lines[block.lines.length - 1];
+      if (prev === line) return;
+      if (block && state.order[state.order.indexOf(prev) + 1] !== line) {
+        close(block, vars);
+        state.block = undefined;
+      }
+      if (!state.block) state.block = { before: vars, lines: [] };
+      state.block.lines.push(line);
+      state.last = vars;
+    },
+    finish() {
+      // A call that threw out of the function never returned: its block ends with what was last seen.
+      for (const state of frames.values()) close(state.block, state.last || {});
+      frames.clear();
+      return { total, blocks: head.concat(tail) };
+    },
+  };
 }
