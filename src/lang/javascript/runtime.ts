@@ -24,6 +24,7 @@ import { candidatesFor } from "./candidates/index.js";
 import { linesCovered } from "./coverage.js";
 import { evidenceFrom, toFailureEvidence } from "./evidence/index.js";
 import { parseJsExperiment } from "./experiment.js";
+import { observeJs, runTrace, type TestCommand } from "./observe.js";
 import { jsFiles } from "./files.js";
 import { functionsOf } from "./outline.js";
 import { JS_NAMES } from "./names.js";
@@ -39,7 +40,7 @@ import { restoreCommand } from "./setup.js";
  * (detected from package.json, runner/detect.ts) started with its structured reporter, per-test
  * V8 coverage mapped to the lines a person reads (coverage.ts), functions, candidates and
  * evidence from the host-side syntax tree and failure output, and edit-and-run experiments.
- * The debugger and the block trace (the inspector) are js-observe's: `inspector` below.
+ * The debugger and the block trace run the test under the inspector helper (observe.ts).
  */
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -50,14 +51,8 @@ const COVERAGE_PRELOAD = "coverage-preload.cjs";
 /** Where reports and coverage go: outside the work tree, one folder per runtime. */
 const SCRATCH_ROOT = "/tmp/hypofix-js";
 
-/**
- * The debugger (`b file:line ;; c ;; p expr`) and the block trace for JavaScript: the inspector
- * work lands here (lang/javascript/observe*.ts); until then the one answer is that it is not there.
- */
-const inspector = {
-  unavailable: (what: string) =>
-    `The ${what} is not available for JavaScript yet: use an edit-and-run experiment (REPLACE(...) AND RUN).`,
-};
+/** Recording calls for the audit needs its own in-sandbox helper for JavaScript; until then, this answer. */
+const NO_RECORDING = "recording calls for the audit is not available for JavaScript yet";
 
 /**
  * The run as the line a shell runs, as npm runs a script: the script's globs expanded by the
@@ -437,10 +432,14 @@ class JsRuntime implements Runtime {
     const parsed = parseJsExperiment(experiment);
     if (!parsed.ok) return done("invalid", parsed.error);
     const exp = parsed.experiment;
-    if (exp.kind === "debugger")
-      return done("invalid", inspector.unavailable("debugger experiment (b file:line ;; c ;; p expr)"));
-    if (exp.kind === "trace") return done("invalid", inspector.unavailable("block trace"));
-    return this.editAndRun(testId, exp.edits, options, done);
+    if (exp.kind === "edit") return this.editAndRun(testId, exp.edits, options, done);
+    const command = await this.testCommand(testId);
+    return observeJs(
+      { sandbox: this.sandbox, command: () => command, timeoutMs: this.timeout(options) },
+      testId,
+      experiment,
+      options,
+    );
   }
 
   /** Edits scratch copies of the named files, runs the test, and puts the files back whatever happens. */
@@ -490,14 +489,24 @@ class JsRuntime implements Runtime {
   }
 
   async trace(testId: string, file: string, qualname: string): Promise<BlockTrace> {
-    void testId;
-    return {
-      function: qualname,
-      file,
-      totalBlocks: 0,
-      blocks: [],
-      rendered: inspector.unavailable("block trace"),
-    };
+    const command = await this.testCommand(testId);
+    return runTrace(
+      this.sandbox,
+      command,
+      { file, qualname, testId },
+      { timeoutMs: this.timeout(undefined) },
+    );
+  }
+
+  /** The runner's command for exactly one test, as `run` starts it, for the inspector helper to join. */
+  private async testCommand(testId: string): Promise<TestCommand> {
+    const command = await this.runner();
+    const plan = planRun(command, this.selection([testId]), {
+      out: `${this.scratch}/observe-${randomUUID()}.json`,
+      helpersDir: this.sandbox.helpersDir,
+    });
+    await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
+    return { argv: ["sh", "-c", shellLine(plan.argv, command.globs)], env: this.env(plan.env), cwd: this.wd };
   }
 
   optionsSetAside(): string[] {
@@ -510,7 +519,7 @@ class JsRuntime implements Runtime {
       timedOut: false,
       exitCode: null,
       stdout: "",
-      stderr: "recording calls for the audit is not available for JavaScript yet",
+      stderr: NO_RECORDING,
     };
   }
 
