@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import { Budget, experimentTimeoutMs } from "../debug/budget.js";
 import type { PathRules } from "../debug/guards.js";
 import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "../debug/types.js";
-import type { CoverageReport, Language, Runtime } from "../lang/types.js";
+import type { Language, Runtime } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
