@@ -68,7 +68,8 @@ function vitest(lines: string[]): Found[] {
   lines.forEach((line, at) => {
     const m = pattern.exec(line);
     if (!m) return;
-    if (m[2]) found.push({ at, name: id(m[1]!, m[2].split(" > ")) });
+    // A reporter that prints the test's duration after its name (`adds up 3ms`): not the name.
+    if (m[2]) found.push({ at, name: id(m[1]!, m[2].replace(/\s+\d+(?:\.\d+)?m?s$/, "").split(" > ")) });
     else if (/\[ ?[^\]]*\]/.test(line)) found.push({ at, name: relative(m[1]!) });
   });
   return found;
