@@ -375,14 +375,15 @@ async function validateAndAudit(
     timeoutMs: validationOf(run, reproduced).timeoutMs,
     before: localized.coverage,
   };
-  // Among validated candidates, one that trips a signal never beats one that does not; of
-  // candidates equal on the suite, only the one a reviewer reads fastest competes.
+  // Among validated candidates, one that trips a signal never beats one that does not; then
+  // the one a reviewer reads fastest. Candidates equal on the suite are ordered smallest first,
+  // but all stay in: a smaller one may be the workaround that trips a signal.
   const ranked = await chooseCandidate(
     { ...measure, failingTests: targets },
     foldEquivalent(
       engineRun.candidates.filter((c) => c.validation.plausible),
       state.localization?.[0],
-    ).map((group) => group.chosen),
+    ).flatMap((group) => [group.chosen, ...group.variants]),
   );
   let chosen = ranked.chosen;
   // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.

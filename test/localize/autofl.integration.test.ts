@@ -169,7 +169,7 @@ describe("localize with AutoFL through the openai client", () => {
       expect.stringContaining("  10     if amount > 20:"),
     ]);
     expect(bodies[4]?.tools).toBeUndefined();
-    expect(bodies[0]?.tools).toHaveLength(4);
+    expect(bodies[0]?.tools).toHaveLength(5);
 
     const transcript = result.transcript ?? [];
     expect(transcript.map((r) => r.testId)).toEqual([FAILING, FAILING, FAILING]);
