@@ -593,7 +593,9 @@ class SettraceCollector:
                 if nodeid.startswith(node + "::"):
                     for f, lines in node_files.items():
                         merged.setdefault(f, set()).update(lines)
-            out[nodeid] = merged
+            # a test module is known as one only once pytest collected tests from it: files traced
+            # while it was being collected are judged again here
+            out[nodeid] = {f: lines for f, lines in merged.items() if not is_test_file(f)}
         return out
 
 
