@@ -28,7 +28,7 @@ describe("test-file classification", () => {
     const script = [
       "import json, sys",
       `sys.path.insert(0, ${JSON.stringify(PYTHON_HELPERS_DIR)})`,
-      "import hypofix_runtime as h",
+      "import hypofix_repo as h",
       "print(json.dumps([h.is_test_file(p) for p in json.loads(sys.stdin.read())]))",
     ].join("\n");
     const out = execFileSync(PYTHON, ["-c", script], { input: JSON.stringify(CASES.map(([p]) => p)) });

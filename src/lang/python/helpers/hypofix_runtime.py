@@ -8,7 +8,6 @@ is printed as JSON after RESULT_MARK on stdout.
 """
 
 import ast
-import bdb
 import contextlib
 import hashlib
 import inspect
@@ -19,29 +18,36 @@ import sys
 import tempfile
 import time
 import traceback
-import types
 import xml.etree.ElementTree as ET
 
 from pluggy import HookimplMarker
 
 import hypofix_evidence
 import hypofix_pytest_options
-from hypofix_compat import Alarm, code_lines, qualname_of, read_source
+import hypofix_repo
+from hypofix_compat import Alarm, read_source
+from hypofix_repo import (
+    COLLECTED_TEST_FILES,
+    HELPERS,
+    executable_lines,
+    find_function,
+    function_header,
+    functions_in,
+    is_repo_file,
+    is_test_file,
+    python_files,
+    rel,
+    resolve_file,
+)
+from hypofix_tracers import BlockTracer, Probe, TraceWindow
 
 hookimpl = HookimplMarker("pytest")
 
 RESULT_MARK = "\n@@HYPOFIX-RESULT@@\n"
-# The repository root: paths are reported relative to it. Tests run from the working
-# directory (os.getcwd()), which is the root or, in a monorepo, a folder below it.
-ROOT = os.getcwd()
-HELPERS = os.path.dirname(os.path.abspath(__file__))
 REPR_CAP = 1000
 TEXT_CAP = 4000
 # characters of one value in a failed assert's message: values up to this size are kept whole
 VALUE_CAP = 2400
-SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages"}
-# Usually a virtualenv or build output, but sometimes a real package: see is_source_dir.
-MAYBE_SKIP_DIRS = {"venv", "env", "build", "dist"}
 
 
 class TestTimeout(Exception):
@@ -74,79 +80,6 @@ def safe_repr(value, limit=REPR_CAP):
         return f"<repr failed: {type(e).__name__}: {e}>"
 
 
-def rel(path):
-    path = os.path.abspath(path)
-    return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
-
-
-_SOURCE_DIRS = {}
-
-
-def is_source_dir(path):
-    """A folder named build/dist/env/venv is source when the code imports it: a regular package
-    (its __init__.py), or a module loaded from inside it under a name that goes through it.
-    A virtualenv (pyvenv.cfg) never is. Decided once per folder, when first asked."""
-    known = _SOURCE_DIRS.get(path)
-    if known is not None:
-        return known
-    name = os.path.basename(path)
-    if os.path.exists(os.path.join(path, "pyvenv.cfg")):
-        found = False
-    elif os.path.isfile(os.path.join(path, "__init__.py")):
-        found = True
-    else:
-        found = any(
-            name in module_name.split(".")[:-1]
-            and os.path.abspath(getattr(module, "__file__", None) or "").startswith(path + os.sep)
-            for module_name, module in list(sys.modules.items())
-        )
-        if not found:
-            return False  # not imported (yet): ask again later
-    _SOURCE_DIRS[path] = found
-    return found
-
-
-def skipped_dir(parent, name):
-    if name in SKIP_DIRS or name.startswith("."):
-        return True
-    return name in MAYBE_SKIP_DIRS and not is_source_dir(os.path.join(parent, name))
-
-
-def is_repo_file(path):
-    if not os.path.isabs(path):
-        return False  # "<frozen os>", "<string>", attrs-generated code
-    path = os.path.abspath(path)
-    if not path.startswith(ROOT + os.sep) or path.startswith(HELPERS + os.sep):
-        return False
-    parent = ROOT
-    for part in path[len(ROOT) + 1 :].split(os.sep)[:-1]:
-        if skipped_dir(parent, part):
-            return False
-        parent = os.path.join(parent, part)
-    return True
-
-
-with open(os.path.join(HELPERS, "test_files.json"), encoding="utf-8") as _rules_file:
-    TEST_FILES = json.load(_rules_file)  # the same rules as src/lang/python/test-files.ts
-
-
-# Files pytest collected test functions from in this process: test code whatever its name
-# (python_files = check_*.py, a test module outside any test folder).
-COLLECTED_TEST_FILES = set()
-
-
-def is_test_file(relpath):
-    parts = relpath.split(os.sep)
-    name = parts[-1]
-    return (
-        relpath in COLLECTED_TEST_FILES
-        or any(p in TEST_FILES["dirs"] for p in parts[:-1])
-        or any(name.startswith(p) for p in TEST_FILES["prefixes"])
-        or any(name.endswith(s) for s in TEST_FILES["suffixes"])
-        or name in TEST_FILES["names"]
-    )
-
-
 def describe_exception(exc):
     """Type name and message; pytest's CollectError is unwrapped to the SyntaxError/ImportError it wraps."""
     while type(exc).__name__ == "CollectError" and exc.__cause__ is not None:
@@ -154,7 +87,7 @@ def describe_exception(exc):
     if isinstance(exc, SyntaxError) and exc.filename:
         message = f"{exc.msg} ({rel(exc.filename)}, line {exc.lineno})"
     else:
-        message = str(exc).replace(ROOT + os.sep, "")
+        message = str(exc).replace(hypofix_repo.ROOT + os.sep, "")
     return exc, type(exc).__name__, cap(message, TEXT_CAP)
 
 
@@ -201,7 +134,7 @@ def causes_of(exc):
         causes.append(
             {
                 "type": type(cause).__name__,
-                "message": cap(str(cause).replace(ROOT + os.sep, ""), TEXT_CAP),
+                "message": cap(str(cause).replace(hypofix_repo.ROOT + os.sep, ""), TEXT_CAP),
                 "frames": frames_of(cause),
                 "explicit": current.__cause__ is not None,
             }
@@ -409,7 +342,7 @@ def run_pytest(ids, timeout, plugins, test_timeout=None):
     for i, line in enumerate(terminal):
         if line.startswith("ERROR: ") or line.startswith("INTERNALERROR>"):
             detail = terminal[i + 1] if i + 1 < len(terminal) and terminal[i + 1].startswith("(") else ""
-            errors.append(cap((line + " " + detail).strip().replace(ROOT + os.sep, ""), TEXT_CAP))
+            errors.append(cap((line + " " + detail).strip().replace(hypofix_repo.ROOT + os.sep, ""), TEXT_CAP))
     if state["timed_out"]:
         where = f" while running {recorder.current}" if recorder.current else ""
         errors.append(f"Timed out after {timeout:g}s{where}; the run was stopped there.")
@@ -484,7 +417,7 @@ class CoveragePyContexts:
         import coverage
 
         self.cov = coverage.Coverage(
-            data_file=None, config_file=False, source=[ROOT], omit=[HELPERS + "/*"]
+            data_file=None, config_file=False, source=[hypofix_repo.ROOT], omit=[HELPERS + "/*"]
         )
         self.cov._warn_no_data = False
 
@@ -620,161 +553,12 @@ def mode_coverage(req):
 # ---- static functions ---------------------------------------------------------
 
 
-def function_nodes(tree):
-    """(qualname, node) of every function: `Class.method`, nested `outer.inner`."""
-    found = []
-
-    def visit(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.append((prefix + child.name, child))
-                visit(child, prefix + child.name + ".")
-            elif isinstance(child, ast.ClassDef):
-                visit(child, prefix + child.name + ".")
-            else:
-                visit(child, prefix)
-
-    visit(tree, "")
-    return found
-
-
-def functions_in(relpath):
-    try:
-        tree = ast.parse(read_source(os.path.join(ROOT, relpath)))
-    except (SyntaxError, ValueError, OSError):
-        return []
-    return [
-        {"file": relpath, "qualname": name, "startLine": node.lineno, "endLine": node.end_lineno}
-        for name, node in function_nodes(tree)
-    ]
-
-
-def python_files(include_tests):
-    for dirpath, dirnames, filenames in os.walk(ROOT):
-        dirnames[:] = sorted(d for d in dirnames if not skipped_dir(dirpath, d))
-        for name in sorted(filenames):
-            path = os.path.join(dirpath, name)
-            if name.endswith(".py") and is_repo_file(path) and (include_tests or not is_test_file(rel(path))):
-                yield rel(path)
-
-
 def mode_functions(req):
     include_tests = bool(req.get("includeTests"))
     return {"functions": [fn for f in python_files(include_tests) for fn in functions_in(f)]}
 
 
-def resolve_file(name):
-    """A repository file by relative path, or by a unique path suffix (models often drop the package)."""
-    path = os.path.normpath(os.path.join(ROOT, name))
-    if os.path.isfile(path) and is_repo_file(path):
-        return rel(path), None
-    suffix = os.sep + os.path.normpath(name).lstrip(os.sep)
-    matches = [f for f in python_files(True) if (os.sep + f).endswith(suffix)]
-    if len(matches) == 1:
-        return matches[0], None
-    if matches:
-        return None, f"File {name} is ambiguous in the repository: {', '.join(matches[:10])}."
-    return None, f"File {name} does not exist in the repository."
-
-
-def executable_lines(relpath):
-    code = compile(read_source(os.path.join(ROOT, relpath)), relpath, "exec")
-    lines = set()
-    stack = [code]
-    while stack:
-        co = stack.pop()
-        lines.update(code_lines(co))
-        stack.extend(c for c in co.co_consts if isinstance(c, types.CodeType))
-    return lines
-
-
-class TraceWindow:
-    """pytest plugin: a tracer runs only around the test's setup, call and teardown, not pytest's own
-    bookkeeping, nor around the tests of `skip` (those an order-dependent test needs run before it)."""
-
-    def __init__(self, tracer, skip=()):
-        self.tracer = tracer
-        self.skip = set(skip)
-
-    def _around(self, item):
-        if item.nodeid in self.skip:
-            yield
-            return
-        self.tracer.start()
-        try:
-            yield
-        finally:
-            sys.settrace(None)
-
-    @hookimpl(hookwrapper=True)
-    def pytest_runtest_setup(self, item):
-        yield from self._around(item)
-
-    @hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item):
-        yield from self._around(item)
-
-    @hookimpl(hookwrapper=True)
-    def pytest_runtest_teardown(self, item, nextitem):
-        yield from self._around(item)
-
-
 # ---- debugger -----------------------------------------------------------------
-
-
-class Probe(bdb.Bdb):
-    """Stops only at the breakpoint, evaluates the expressions, continues; records lines reached in the file."""
-
-    def __init__(self, path, line, exprs, limit, funcname=None):
-        super().__init__()
-        self.target = self.canonic(path)
-        self.exprs = [(e, compile(e, "<expression>", "eval")) for e in exprs]
-        self.limit = limit
-        self.hits = []
-        # the code object each hit stopped in: a lambda or comprehension on the line runs in a frame of its own
-        self.frames = []
-        self.total = 0
-        self.reached = set()
-        # on a `def` line, bdb's function breakpoint stops at the first line of each call
-        self.set_break(self.target, line, funcname=funcname)
-
-    def dispatch_line(self, frame):
-        if self.canonic(frame.f_code.co_filename) == self.target:
-            self.reached.add(frame.f_lineno)
-        return super().dispatch_line(frame)
-
-    def user_line(self, frame):
-        self.total += 1
-        if len(self.hits) >= self.limit:
-            return
-        values = []
-        for _, code in self.exprs:
-            try:
-                values.append({"value": safe_repr(eval(code, frame.f_globals, frame.f_locals))})
-            except Exception as e:  # the model's expression failing is an observation
-                values.append({"error": f"{type(e).__name__}: {e}"})
-        self.hits.append(values)
-        self.frames.append(frame.f_code.co_name)
-
-    def start(self):
-        self.reset()
-        # a stop frame that never matches with stoplineno -1: no stepping, breakpoints only
-        self._set_stopinfo(sys._getframe(), None, -1)
-        sys.settrace(self.trace_dispatch)
-
-
-def function_header(relpath, line):
-    """(line, name) for a line in a function's header (decorators, `def`): the function's first line, as
-    bdb matches it, and its name. Other lines: (line, None)."""
-    try:
-        tree = ast.parse(read_source(os.path.join(ROOT, relpath)))
-    except (SyntaxError, ValueError):
-        return line, None
-    for _, node in function_nodes(tree):
-        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        if first <= line < node.body[0].lineno:
-            return first, node.name
-    return line, None
 
 
 def mode_debug(req):
@@ -787,7 +571,7 @@ def mode_debug(req):
     except SyntaxError:
         lines = None  # the run reports the syntax error
     if lines is not None and line not in lines:
-        count = len(read_source(os.path.join(ROOT, relpath)).splitlines())
+        count = len(read_source(os.path.join(hypofix_repo.ROOT, relpath)).splitlines())
         nearest = sorted(sorted(lines, key=lambda x: (abs(x - line), x))[:5])
         where = "beyond the end of" if line > count else "not an executable statement in"
         return {
@@ -796,7 +580,9 @@ def mode_debug(req):
         }
     line, funcname = function_header(relpath, line)
     try:
-        probe = Probe(os.path.join(ROOT, relpath), line, req["exprs"], req.get("limit", 100), funcname)
+        probe = Probe(
+            os.path.join(hypofix_repo.ROOT, relpath), line, req["exprs"], req.get("limit", 100), funcname, safe_repr
+        )
     except SyntaxError as e:
         return {"problem": f"SyntaxError: {e.msg} in expression {e.text!r}"}
     run = run_request(req, [req["test"]], [TraceWindow(probe, req.get("before") or ())])
@@ -818,7 +604,7 @@ def mode_edit(req):
     relpath, problem = resolve_file(req["file"])
     if problem:
         return {"problem": problem}
-    path = os.path.join(ROOT, relpath)
+    path = os.path.join(hypofix_repo.ROOT, relpath)
     st = os.stat(path)
     with open(path, "rb") as fh:
         original = fh.read()
@@ -840,129 +626,11 @@ def mode_edit(req):
 # ---- LDB block trace -------------------------------------------------------------
 
 
-def block_leaders(tree):
-    """Lines that start a basic block (branch targets, loop heads) and lines that end one (branches)."""
-    leaders, enders = set(), set()
-    compound = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)
-    jumps = (ast.Return, ast.Break, ast.Continue, ast.Raise)
-    for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            body = getattr(node, field, None)
-            if not isinstance(body, list):
-                continue
-            for i, stmt in enumerate(body):
-                if not isinstance(stmt, ast.AST) or not hasattr(stmt, "lineno"):
-                    continue
-                if i == 0 and node is not tree:
-                    leaders.add(stmt.lineno)
-                if isinstance(stmt, compound + jumps):
-                    enders.add(stmt.lineno)
-                    if i + 1 < len(body):
-                        leaders.add(body[i + 1].lineno)
-                if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
-                    leaders.add(stmt.lineno)
-    return leaders, enders
-
-
-def find_function(tree, qualname):
-    return next((node for name, node in function_nodes(tree) if name == qualname), None)
-
-
-class BlockTracer:
-    """Records the test's path through one function as basic blocks with variable values at entry and exit."""
-
-    KEEP = 5
-
-    def __init__(self, path, qualname, fn_node, source_lines):
-        self.path = path
-        self.qualname = qualname
-        # a decorated function's code starts at its first decorator
-        self.first = min([fn_node.lineno] + [d.lineno for d in fn_node.decorator_list])
-        self.last = fn_node.end_lineno
-        self.leaders, self.enders = block_leaders(fn_node)
-        self.source = source_lines
-        self.head = []
-        self.tail = []
-        self.total = 0
-        self.open = {}
-        self.index = 0
-
-    def snapshot(self, frame):
-        return {
-            k: safe_repr(v, 100)
-            for k, v in frame.f_locals.items()
-            if not (k.startswith("__") and k.endswith("__")) and not inspect.ismodule(v)
-        }
-
-    def _close(self, frame, after):
-        block = self.open.pop(id(frame), None)
-        if block is None or not block["lines"]:
-            return
-        self.total += 1
-        lines = block.pop("lines")
-        block.update(
-            {
-                "index": self.total,
-                "startLine": min(lines),
-                "endLine": max(lines),
-                "after": after,
-                "code": "\n".join(self.source[n - 1].rstrip() for n in sorted(set(lines)) if n <= len(self.source)),
-            }
-        )
-        if len(self.head) < self.KEEP:
-            self.head.append(block)
-        else:
-            self.tail.append(block)
-            if len(self.tail) > self.KEEP:
-                self.tail.pop(0)
-
-    def _local(self, frame, event, arg):
-        key = id(frame)
-        if event == "line":
-            line = frame.f_lineno
-            block = self.open.get(key)
-            if block and block["lines"]:
-                prev = block["lines"][-1]
-                if line in self.leaders or prev in self.enders or line <= prev:
-                    state = self.snapshot(frame)
-                    self._close(frame, state)
-                    block = None
-                    self.open[key] = {"before": state, "lines": []}
-            if key not in self.open:
-                self.open[key] = {"before": self.snapshot(frame), "lines": []}
-            self.open[key]["lines"].append(line)
-        elif event == "exception":
-            block = self.open.get(key)
-            if block is not None:
-                block.setdefault("raised", f"{arg[0].__name__}: {cap(str(arg[1]), 200)}")
-        elif event == "return":
-            state = self.snapshot(frame)
-            block = self.open.get(key)
-            if block is not None and "raised" in block:
-                state["__exception__"] = block.pop("raised")
-            else:
-                state["__return__"] = safe_repr(arg, 100)
-            self._close(frame, state)
-        return self._local
-
-    def _global(self, frame, event, arg):
-        code = frame.f_code
-        if code.co_filename != self.path or not (self.first <= code.co_firstlineno <= self.last):
-            return None
-        if qualname_of(code).replace(".<locals>", "") != self.qualname:
-            return None
-        self.open[id(frame)] = {"before": self.snapshot(frame), "lines": []}
-        return self._local
-
-    def start(self):
-        sys.settrace(self._global)
-
-
 def mode_trace(req):
     relpath, problem = resolve_file(req["file"])
     if problem:
         return {"problem": problem}
-    path = os.path.join(ROOT, relpath)
+    path = os.path.join(hypofix_repo.ROOT, relpath)
     source = read_source(path)
     try:
         tree = ast.parse(source)
@@ -974,7 +642,7 @@ def mode_trace(req):
         return {
             "problem": f"No function {req['qualname']} in {relpath}. Functions there: {', '.join(names) or 'none'}."
         }
-    tracer = BlockTracer(path, req["qualname"], node, source.splitlines())
+    tracer = BlockTracer(path, req["qualname"], node, source.splitlines(), safe_repr, cap)
     run = run_request(req, [req["test"]], [TraceWindow(tracer, req.get("before") or ())])
     sys.settrace(None)
     return {"file": relpath, "run": run, "total": tracer.total, "blocks": tracer.head + tracer.tail}
@@ -984,7 +652,9 @@ def mode_trace(req):
 
 
 def mode_evidence(req):
-    collector = hypofix_evidence.Collector(ROOT, is_repo_file, is_test_file, rel, safe_repr, req.get("lines", []))
+    collector = hypofix_evidence.Collector(
+        hypofix_repo.ROOT, is_repo_file, is_test_file, rel, safe_repr, req.get("lines", [])
+    )
     run = run_request(req, [req["test"]], [collector, TraceWindow(collector, req.get("before") or ())])
     sys.settrace(None)
     return {"run": run, "evidence": collector.result()}
@@ -1006,9 +676,8 @@ MODES = {
 
 
 def main():
-    global ROOT
     req = json.loads(sys.stdin.read())
-    ROOT = os.path.abspath(req.get("root") or os.getcwd())
+    hypofix_repo.ROOT = os.path.abspath(req.get("root") or os.getcwd())
     # Like `python -m pytest`: the working directory is importable; our own folder is not.
     sys.path[0] = os.getcwd()
     # Never write bytecode: a .pyc of an edited file could outlive the edit. (A
