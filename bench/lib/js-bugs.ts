@@ -1,12 +1,8 @@
 /** The JS corpus (bench/corpus-js) as benchmark bugs: each bug's buggy project with its
  * dependencies hard-linked from one install per project (bench/lib/node-install.ts, from the
  * local npm mirror: no bench reaches a public registry), its failing tests as repository-root
- * ids, and its own scoring, since a JS project's suite runs with its own runner
- * (bench/lib/node-tests.ts): the visible suite with the patch, then the held-out tests. */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { applyPatch, parsePatch } from "diff";
+ * ids, and its scoring plan (score.ts's scorer, with the project's own runner,
+ * bench/lib/node-tests.ts): the visible suite with the patch, then the held-out tests. */
 import { jsFiles } from "../../src/lang/javascript/files.js";
 import {
   addHeldoutJs,
@@ -17,9 +13,9 @@ import {
 } from "../corpus-tools/corpus-js.js";
 import type { BenchBug } from "./bugs.js";
 import { installedCopy, linkNodeModules } from "./node-install.js";
-import { runNodeTests, type JsTestOutcome } from "./node-tests.js";
+import { runNodeTests } from "./node-tests.js";
 import { startNpmMirror, type NpmMirror } from "./npm-mirror.js";
-import type { Score } from "./score.js";
+import { scoreWith, type Score } from "./score.js";
 
 let mirror: Promise<NpmMirror> | undefined;
 
@@ -55,55 +51,28 @@ async function materialize(bug: LoadedJsBug, dest: string): Promise<string> {
   return dest;
 }
 
-const problems = (run: JsTestOutcome, what: string) =>
-  run.timedOut ? [`${what} timed out`] : run.errors.map((e) => `${what}: ${e}`);
-
 /** The patch scored as for Python: applied to a fresh buggy copy, the visible suite, then the held-out tests. */
-async function scoreJs(bug: LoadedJsBug, diff: string): Promise<Score> {
-  const filePatches = parsePatch(diff).filter((p) => p.hunks.length > 0);
-  const files = filePatches.map((p) => (p.oldFileName ?? "").replace(/^a\//, ""));
-  const touchedTests = files.filter((f) => jsFiles.isTestFile(f));
-  const notApplied = (why: string): Score => ({
-    applied: false,
-    touchedTests,
-    plausible: false,
-    correct: false,
-    visibleFailing: [],
-    heldoutFailing: [],
-    errors: [why],
-  });
-  if (filePatches.length === 0) return notApplied("the patch changes nothing");
-  const scratch = await mkdtemp(join(tmpdir(), `score-${bug.id}-`));
-  try {
-    const dir = await materialize(bug, join(scratch, "project"));
-    for (const [i, filePatch] of filePatches.entries()) {
-      const file = files[i]!;
-      if (file.startsWith("/") || file.split("/").includes(".."))
-        return notApplied(`${file} is outside the project`);
-      const before = await readFile(join(dir, file), "utf8").catch(() => undefined);
-      const patched = before === undefined ? false : applyPatch(before, filePatch);
-      if (patched === false) return notApplied(`the patch does not apply to ${file}`);
-      await writeFile(join(dir, file), patched);
-    }
-    const project = bug.projectInfo;
-    const visible = await runNodeTests(workingDir(project, dir), project.runner);
-    const errors = problems(visible, "visible suite");
-    const plausible = errors.length === 0 && visible.failing.length === 0 && visible.exitCode === 0;
-    const base = { applied: true, touchedTests, plausible, visibleFailing: visible.failing };
-    if (!plausible) return { ...base, correct: false, heldoutFailing: [], errors };
-    await addHeldoutJs(project, dir);
-    const withHeldout = await runNodeTests(workingDir(project, dir), project.runner);
-    const heldoutErrors = problems(withHeldout, "held-out tests");
-    const pass = heldoutErrors.length === 0 && withHeldout.failing.length === 0 && withHeldout.exitCode === 0;
-    return {
-      ...base,
-      correct: pass && touchedTests.length === 0,
-      heldoutFailing: withHeldout.failing,
-      errors: heldoutErrors,
-    };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+function scoreJs(bug: LoadedJsBug, diff: string): Promise<Score> {
+  const project = bug.projectInfo;
+  return scoreWith(
+    {
+      id: bug.id,
+      isTestFile: (file) => jsFiles.isTestFile(file),
+      patchPath: (name) => {
+        const file = name.replace(/^a\//, "");
+        if (file.startsWith("/") || file.split("/").includes(".."))
+          throw new Error(`${file} is outside the project`);
+        return file;
+      },
+      materialize: (dest) => materialize(bug, dest),
+      runVisible: (dir) => runNodeTests(workingDir(project, dir), project.runner),
+      runWithHeldout: async (dir) => {
+        await addHeldoutJs(project, dir);
+        return runNodeTests(workingDir(project, dir), project.runner);
+      },
+    },
+    diff,
+  );
 }
 
 export async function loadJs(): Promise<BenchBug[]> {

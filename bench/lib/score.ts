@@ -11,7 +11,7 @@ import { isTestFile } from "../../src/lang/python/test-files.js";
 import type { Result } from "../../src/result.js";
 import { patchFilePath } from "../corpus-tools/corpus-v2.js";
 import type { BenchBug, BugGroup } from "./bugs.js";
-import { runPytest, type PytestOutcome } from "./pytest.js";
+import { runPytest } from "./pytest.js";
 import { median } from "./stats.js";
 
 export interface Score {
@@ -40,8 +40,27 @@ export function patchedFiles(diff: string): string[] {
 
 const stripPrefix = (name: string) => name.replace(/^[ab]\//, "");
 
-function problems(run: PytestOutcome, what: string): string[] {
+/** What a suite run says, whatever the language's runner. */
+export interface SuiteOutcome {
+  failing: string[];
+  errors: string[];
+  timedOut: boolean;
+  exitCode: number | null;
+}
+
+function problems(run: SuiteOutcome, what: string): string[] {
   return [...(run.timedOut ? [`${what} timed out`] : []), ...run.errors.map((e) => `${what}: ${e}`)];
+}
+
+/** How a corpus of one language is scored: its test-file rule, a fresh buggy copy, its suites. */
+export interface ScoringPlan {
+  id: string;
+  isTestFile(file: string): boolean;
+  /** The repository-relative path a file patch names; throws, with the reason, if it leaves the copy. */
+  patchPath(name: string): string;
+  materialize(dest: string): Promise<string>;
+  runVisible(dir: string): Promise<SuiteOutcome>;
+  runWithHeldout(dir: string): Promise<SuiteOutcome>;
 }
 
 const notApplied = (touchedTests: string[], errors: string[]): Score => ({
@@ -54,23 +73,19 @@ const notApplied = (touchedTests: string[], errors: string[]): Score => ({
   errors,
 });
 
-/** Applies `diff` to a fresh buggy copy of `bug` and runs its visible suite, then its held-out
- * tests. A patch that touches a test file is scored (for the record) but never correct. */
-export async function scorePatch(
-  bug: BenchBug,
-  diff: string,
-  options: { timeoutMs?: number } = {},
-): Promise<Score> {
-  const touchedTests = patchedFiles(diff).filter(isTestFile);
+/** Applies `diff` to a fresh buggy copy and runs the visible suite, then the held-out tests too.
+ * A patch that touches a test file is scored (for the record) but never correct. */
+export async function scoreWith(plan: ScoringPlan, diff: string): Promise<Score> {
+  const touchedTests = patchedFiles(diff).filter((f) => plan.isTestFile(f));
   const filePatches = parsePatch(diff).filter((p) => p.hunks.length > 0);
   if (filePatches.length === 0) return notApplied(touchedTests, ["the patch changes nothing"]);
-  const scratch = await mkdtemp(join(tmpdir(), `score-${bug.id}-`));
+  const scratch = await mkdtemp(join(tmpdir(), `score-${plan.id}-`));
   try {
-    const dir = await bug.materialize(join(scratch, "project"));
+    const dir = await plan.materialize(join(scratch, "project"));
     for (const filePatch of filePatches) {
       let file: string;
       try {
-        file = patchFilePath(filePatch.oldFileName ?? "");
+        file = plan.patchPath(filePatch.oldFileName ?? "");
       } catch (err) {
         return notApplied(touchedTests, [err instanceof Error ? err.message : String(err)]);
       }
@@ -79,12 +94,12 @@ export async function scorePatch(
       if (patched === false) return notApplied(touchedTests, [`the patch does not apply to ${file}`]);
       await writeFile(join(dir, file), patched);
     }
-    const visible = await runPytest(dir, [], options);
+    const visible = await plan.runVisible(dir);
     const errors = problems(visible, "visible suite");
     const plausible = errors.length === 0 && visible.failing.length === 0 && visible.exitCode === 0;
     const base = { applied: true, touchedTests, plausible, visibleFailing: visible.failing };
     if (!plausible) return { ...base, correct: false, heldoutFailing: [], errors };
-    const heldout = await runPytest(dir, [await bug.addHeldout(dir)], options);
+    const heldout = await plan.runWithHeldout(dir);
     const heldoutErrors = problems(heldout, "held-out tests");
     const heldoutPass = heldoutErrors.length === 0 && heldout.failing.length === 0 && heldout.exitCode === 0;
     return {
@@ -96,6 +111,25 @@ export async function scorePatch(
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A Python corpus bug's patch, scored with pytest. */
+export function scorePatch(
+  bug: BenchBug,
+  diff: string,
+  options: { timeoutMs?: number } = {},
+): Promise<Score> {
+  return scoreWith(
+    {
+      id: bug.id,
+      isTestFile,
+      patchPath: patchFilePath,
+      materialize: (dest) => bug.materialize(dest),
+      runVisible: (dir) => runPytest(dir, [], options),
+      runWithHeldout: async (dir) => runPytest(dir, [await bug.addHeldout(dir)], options),
+    },
+    diff,
+  );
 }
 
 /** How one bug's run ended, as the benchmark tallies it. Only `correct` counts as a fix. */
