@@ -49,12 +49,15 @@ export async function reapLeftovers(docker: Docker, log?: Logger): Promise<strin
   });
   await Promise.all(
     garbage.map(async ({ id }) => {
+      const container = docker.getContainer(id);
       try {
-        await docker.getContainer(id).remove({ force: true });
+        await container.remove({ force: true });
       } catch (err) {
         // Another process may have reaped it at the same moment (gone, or its removal in progress).
         const status = (err as { statusCode?: number }).statusCode;
         if (status !== 404 && status !== 409) throw err;
+        // 409: someone else's removal is still running; a reap returns once the container is gone.
+        if (status === 409) await container.wait({ condition: "removed" }).catch(() => undefined);
       }
     }),
   );
