@@ -81,6 +81,8 @@ export interface Validation {
   otherFailures?: string[];
   rejectedBecause?: string;
   diff: string;
+  /** Only the tests reaching the change ran (the rest keep their baseline outcome); else the whole suite. */
+  scoped?: boolean;
 }
 
 export type Validate = (candidate: Candidate) => Promise<Validation>;

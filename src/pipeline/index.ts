@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Config } from "../config.js";
 import { Budget, experimentTimeoutMs } from "../debug/budget.js";
 import type { PathRules } from "../debug/guards.js";
-import type { BugContext, Candidate, DebugEngine, EngineRun, Validation } from "../debug/types.js";
+import type { BugContext, Candidate, DebugEngine, EngineRun, FileEdit, Validation } from "../debug/types.js";
 import type { Language, Runtime } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
@@ -11,7 +11,7 @@ import { coverageReaches, localizePhase, type Localized, type Localizer } from "
 import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
 import { limitDefaults } from "./limits.js";
 import { precedingDefaults } from "./order.js";
-import { testsReaching } from "./reach.js";
+import { testsToRun } from "./reach.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
 import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
@@ -124,6 +124,9 @@ interface Run {
   phase(name: Phase, line: string): void;
   finish(status: Result["status"], reason: string): FixOutcome;
 }
+
+/** Candidates re-validated in a fresh sandbox, at most, before the job says none held. */
+const MAX_FRESH = 3;
 
 /** The one function that runs a job end to end: environment, sandbox, reproduce, localize, debug, validate, audit, report. */
 export async function runFix(context: RunContext, request: FixInput): Promise<FixOutcome> {
@@ -297,6 +300,23 @@ function validationOf(run: Run, reproduced: Reproduced, failing = reproduced.fai
   };
 }
 
+/**
+ * The tests a run with these edits must cover (the rest keep their baseline outcome and
+ * coverage): inside debugging and for the signals, so a candidate costs the tests it can affect,
+ * not the suite. The fresh revalidation still runs the whole suite.
+ */
+function scopeOf(reproduced: Reproduced, localized: Localized, failing = reproduced.failingTests) {
+  const order = reproduced.baseline.tests.map((t) => t.id);
+  return (edits: FileEdit[]) =>
+    testsToRun({
+      coverage: localized.coverage,
+      edits,
+      failing,
+      orderDependent: reproduced.orderDependent,
+      order,
+    });
+}
+
 /** The engine's loop, validating each candidate as it is found. */
 async function debugPhase(
   run: Run,
@@ -337,7 +357,12 @@ async function debugPhase(
     maxTokens: context.config.llm.tokenBudget,
     wallClockMs: request.wallClockMs ?? 10 * 60_000,
   });
-  const validate = makeValidator({ sandbox, runtime: run.runtime, ...validationOf(run, reproduced) });
+  const validate = makeValidator({
+    sandbox,
+    runtime: run.runtime,
+    ...validationOf(run, reproduced),
+    scope: scopeOf(reproduced, localized),
+  });
   let engineRun: EngineRun;
   try {
     engineRun = await context.engine.run(bug, run.runtime, budget, validate);
@@ -374,6 +399,7 @@ async function validateAndAudit(
     suiteIds: run.suiteIds,
     timeoutMs: validationOf(run, reproduced).timeoutMs,
     before: localized.coverage,
+    scope: scopeOf(reproduced, localized),
   };
   // Among validated candidates, one that trips a signal never beats one that does not; then
   // the one a reviewer reads fastest. Candidates equal on the suite are ordered smallest first,
@@ -386,12 +412,14 @@ async function validateAndAudit(
     ).flatMap((group) => [group.chosen, ...group.variants]),
   );
   let chosen = ranked.chosen;
+  let order = ranked.order;
   // A partial fix goes through the same fresh-sandbox validation, only against the tests it fixes.
   let partial = false;
   if (!chosen && run.request.tests.length === 0) {
     // Nobody named the tests, so every failing one was taken, unrelated breakage included. A
     // patch that fixes some of them and breaks nothing fixes those; the fresh sandbox decides.
     chosen = engineRun.candidates.find((c) => fixesSome(c.validation, targets));
+    order = chosen ? [chosen] : [];
     if (chosen) {
       const left = chosen.validation.stillFailing;
       targets = targets.filter((t) => !left.includes(t));
@@ -401,7 +429,7 @@ async function validateAndAudit(
   run.phase(
     "validate",
     chosen
-      ? `patch validated: ${chosen.validation.testsRun} tests, 0 broken${
+      ? `patch validated: ${chosen.validation.testsRun} tests${chosen.validation.scoped ? " reaching the change" : ""}, 0 broken${
           partial ? `; it fixes ${targets.length} of the ${reproduced.failingTests.length} failing tests` : ""
         }`
       : `${engineRun.candidates.length} candidate(s), none validated`,
@@ -415,21 +443,31 @@ async function validateAndAudit(
           : "no hypothesis led to an edit that makes the failing test pass";
     return run.finish("no-fix", reason);
   }
-  const fresh = await revalidatePhase({
-    freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, context.log),
-    makeRuntime: (sandbox) => {
-      const runtime = context.makeRuntime(sandbox, run.where);
-      return run.defaults ? withRunDefaults(runtime, run.defaults) : runtime;
-    },
-    candidate: chosen.candidate,
-    ...validationOf(run, reproduced, targets),
-  });
-  if (!fresh.plausible) {
-    chosen.validation = overturned(chosen.validation, fresh);
-    run.phase("revalidate", `the patch did not hold in a fresh sandbox: ${fresh.rejectedBecause}`);
+  // The whole suite, in a fresh sandbox. Debugging ran only the tests reaching each change, so a
+  // test the coverage missed may break here: the next candidate in rank order gets its turn.
+  let fresh: Validation | undefined;
+  for (const next of order.slice(0, MAX_FRESH)) {
+    chosen = next;
+    const verdict = await revalidatePhase({
+      freshSandbox: () => createSandbox(run.sandbox.kind, run.sandboxOptions, context.log),
+      makeRuntime: (sandbox) => {
+        const runtime = context.makeRuntime(sandbox, run.where);
+        return run.defaults ? withRunDefaults(runtime, run.defaults) : runtime;
+      },
+      candidate: next.candidate,
+      ...validationOf(run, reproduced, targets),
+    });
+    if (verdict.plausible) {
+      fresh = verdict;
+      break;
+    }
+    next.validation = overturned(next.validation, verdict);
+    run.phase("revalidate", `the patch did not hold in a fresh sandbox: ${verdict.rejectedBecause}`);
+  }
+  if (!fresh) {
     return run.finish(
       "no-fix",
-      `the validated patch did not hold when re-run in a fresh sandbox: ${fresh.rejectedBecause}`,
+      `the validated patch did not hold when re-run in a fresh sandbox: ${chosen.validation.rejectedBecause}`,
     );
   }
   run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);
@@ -439,8 +477,9 @@ async function validateAndAudit(
       fixes: targets,
       stillFailing: reproduced.failingTests.filter((t) => !targets.includes(t)),
     };
-    chosen.validation = fresh;
   }
+  // The whole suite's verdict is the one reported.
+  chosen.validation = fresh;
   state.chosen = chosen;
   state.suiteAfter = {
     passed: chosen.validation.testsRun - chosen.validation.testsFailed,
@@ -500,23 +539,15 @@ function partialReason({ fixes, stillFailing }: { fixes: string[]; stillFailing:
   return `a patch fixes ${fixes.length} of ${total} failing tests (${fixes.join(", ")}) and breaks no test that passed before; ${stillFailing.join(", ")} still fail${stillFailing.length === 1 ? "s" : ""}`;
 }
 
-/**
- * The audit's tests: those that reach the changed code, the failing ones and the tests those need
- * before them, in suite order (the fresh revalidation ran the whole suite once). None: the whole suite.
- */
+/** The audit's tests: those a run with the patch must cover (the fresh revalidation ran the whole suite once). None: the whole suite. */
 function auditTests(
   reproduced: Reproduced,
   localized: Localized,
   candidate: Candidate,
   failing: string[],
 ): { tests?: string[] } {
-  const reaching = testsReaching(localized.coverage, candidate.edits);
-  if (reaching === undefined) return {};
-  const wanted = new Set([...reaching, ...failing]);
-  for (const o of reproduced.orderDependent)
-    if (wanted.has(o.test)) o.precededBy.forEach((t) => wanted.add(t));
-  const order = reproduced.baseline.tests.map((t) => t.id);
-  return { tests: [...order.filter((t) => wanted.has(t)), ...[...wanted].filter((t) => !order.includes(t))] };
+  const tests = scopeOf(reproduced, localized, failing)(candidate.edits);
+  return tests ? { tests } : {};
 }
 
 /** A patch that makes some of the failing tests pass, not all, and breaks no test that passed. */

@@ -6,6 +6,11 @@ import type { PatchSignal } from "../audit/signals/index.js";
  * never beats one that does not. Pure.
  */
 export function rankCandidates<T>(candidates: { item: T; signals: PatchSignal[] }[]): T | undefined {
-  const clear = candidates.find((c) => !c.signals.some((s) => s.tripped));
-  return (clear ?? candidates[0])?.item;
+  return orderCandidates(candidates)[0];
+}
+
+/** Every candidate in the order they are proposed: those tripping no signal first, each group in the engine's order. Pure. */
+export function orderCandidates<T>(candidates: { item: T; signals: PatchSignal[] }[]): T[] {
+  const tripped = (c: { signals: PatchSignal[] }) => c.signals.some((s) => s.tripped);
+  return [...candidates.filter((c) => !tripped(c)), ...candidates.filter(tripped)].map((c) => c.item);
 }

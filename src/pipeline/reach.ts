@@ -31,3 +31,24 @@ export function testsReaching(coverage: CoverageReport, edits: FileEdit[]): stri
     )
     .map(([test]) => test);
 }
+
+/**
+ * The tests a run with a patch must cover: those reaching the changed code, the failing ones and
+ * the tests an order-dependent one needs before it, in suite order (`order`: the baseline's).
+ * Every other test runs none of the changed code, so its outcome and coverage are the baseline's.
+ * Undefined: the whole suite (a change outside every function).
+ */
+export function testsToRun(input: {
+  coverage: CoverageReport;
+  edits: FileEdit[];
+  failing: string[];
+  orderDependent: { test: string; precededBy: string[] }[];
+  order: string[];
+}): string[] | undefined {
+  const reaching = testsReaching(input.coverage, input.edits);
+  if (reaching === undefined) return undefined;
+  const wanted = new Set([...reaching, ...input.failing]);
+  for (const o of input.orderDependent) if (wanted.has(o.test)) o.precededBy.forEach((t) => wanted.add(t));
+  const inOrder = new Set(input.order);
+  return [...input.order.filter((t) => wanted.has(t)), ...[...wanted].filter((t) => !inOrder.has(t))];
+}

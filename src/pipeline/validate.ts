@@ -38,6 +38,12 @@ export function makeValidator(options: {
    * must keep them passing alone too, or it only moved the failure.
    */
   passedAlone?: string[];
+  /**
+   * The tests a candidate's edits can affect (pipeline/reach.ts), undefined for the whole suite:
+   * the others run none of the changed code, so they keep their baseline outcome. Absent: every
+   * candidate runs the whole suite (the fresh revalidation does).
+   */
+  scope?: (edits: FileEdit[]) => string[] | undefined;
 }): (candidate: Candidate) => Promise<Validation> {
   const { sandbox, runtime, failing, suiteIds, timeoutMs } = options;
   const passedAlone = options.passedAlone ?? [];
@@ -64,19 +70,23 @@ export function makeValidator(options: {
     const snapshot = await sandbox.snapshot();
     try {
       for (const e of candidate.edits) await sandbox.writeFile(e.file, e.after);
-      const run = await runtime.runTests(suiteIds, { timeoutMs });
+      const scoped = options.scope?.(candidate.edits);
+      const inScope = new Set([...(scoped ?? []), ...failing]);
+      const run = await runtime.runTests(scoped ?? suiteIds, { timeoutMs });
       const extra = failing.filter((id) => !run.tests.some((t) => t.id === id));
       if (extra.length > 0) run.tests.push(...(await runtime.runTests(extra, { timeoutMs })).tests);
       const outcome = new Map(run.tests.map((t) => [t.id, t.outcome]));
+      // Out of scope, a test keeps its baseline outcome; in it (or on the whole suite), it must have run.
+      const ran = (id: string) => scoped === undefined || inScope.has(id);
       const stillFailing = failing.filter((id) => outcome.get(id) !== "passed");
-      const brokenTests = passedBefore.filter((id) => outcome.get(id) !== "passed");
+      const brokenTests = passedBefore.filter((id) => ran(id) && outcome.get(id) !== "passed");
       const failAlone: string[] = [];
       for (const id of passedAlone) {
         const solo = await runtime.runTests([id], { timeoutMs, before: [] });
         if (!solo.tests.some((t) => t.id === id && t.outcome === "passed")) failAlone.push(id);
       }
       brokenTests.push(...failAlone);
-      const otherFailures = failedBefore.filter((id) => outcome.get(id) !== "passed");
+      const otherFailures = failedBefore.filter((id) => !ran(id) || outcome.get(id) !== "passed");
       const rejectedBecause = rejection(run, stillFailing, brokenTests, failAlone);
       const brokenFailures = brokenTests.slice(0, BROKEN_SHOWN).map((id) => {
         const failure = run.tests.find((t) => t.id === id)?.failure;
@@ -87,6 +97,7 @@ export function makeValidator(options: {
         plausible: rejectedBecause === undefined,
         testsRun: run.tests.length,
         testsFailed: run.tests.filter(isFailure).length,
+        ...(scoped ? { scoped: true } : {}),
         brokenTests,
         ...(brokenFailures.length > 0 ? { brokenFailures } : {}),
         stillFailing,
