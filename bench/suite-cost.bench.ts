@@ -112,12 +112,14 @@ async function job(dir: string, wholeSuiteAudit: boolean) {
   const outside = Object.entries(count.tests)
     .filter(([p]) => p !== "debug")
     .reduce((sum, [, n]) => sum + n, 0);
+  const all = Object.values(count.tests).reduce((sum, n) => sum + n, 0);
   const timings = outcome.result.timings;
   const suiteMs = count.tests.reproduce ? (timings.reproduce ?? 0) : 0;
   return {
     status: outcome.result.status,
     count,
     suiteRunsOutside: Math.round((100 * outside) / SUITE) / 100,
+    suiteRunsInAll: Math.round((100 * all) / SUITE) / 100,
     msOutsideDebug: Math.round((timings.total ?? 0) - (timings.debug ?? 0)),
     reproduceMs: Math.round(suiteMs),
     timings,
@@ -151,6 +153,12 @@ const suiteCost: Benchmark = {
             value: now.suiteRunsOutside,
             unit: "suites",
             target: "<= 3",
+          },
+          {
+            metric:
+              "suite runs in the whole job, now (debugging validates on the tests reaching each candidate)",
+            value: now.suiteRunsInAll,
+            unit: "suites",
           },
           { metric: "time outside debugging, before", value: before.msOutsideDebug, unit: "ms" },
           { metric: "time outside debugging, now", value: now.msOutsideDebug, unit: "ms" },
