@@ -12,6 +12,7 @@ import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/log.js";
 import { DEFAULT_REPO_CONFIG } from "../src/repo-config.js";
 import { loadSelection } from "./lib/bugs.js";
+import { closeJsMirror } from "./lib/js-bugs.js";
 import { tally } from "./lib/score.js";
 import { repairBug, repairRows, selectionOf, type MakeContext } from "./repair.bench.js";
 import type { Benchmark, BenchOptions, BenchResult } from "./types.js";
@@ -62,17 +63,25 @@ const relayBench: Benchmark = {
     const selection = selectionOf(options);
     const bugs = await loadSelection(selection);
     const relayDir = process.env.HYPOFIX_RELAY_DIR;
-    const outcomes = [];
-    // One bug at a time: whoever answers the relay answers one conversation at a time.
-    for (const bug of bugs) {
-      const before = new Set(relayDir ? await relayFiles(relayDir) : []);
-      const outcome = await repairBug(bug, options.timeoutMs, llmContext);
-      const kept = relayDir ? await keepTranscript(relayDir, before, bug.id) : 0;
-      const u = outcome.usage;
-      process.stderr.write(
-        `relay: ${bug.group} ${bug.id} (${bug.shape}): ${outcome.verdict} [${outcome.status}], ${u?.llmCalls ?? 0} calls, ${(u?.promptTokens ?? 0) + (u?.completionTokens ?? 0)} tokens, ${(outcome.ms / 1000).toFixed(1)} s${kept > 0 ? `, ${kept} transcript files` : ""}\n`,
-      );
-      outcomes.push({ ...outcome, ...(kept > 0 ? { transcript: join("test/fixtures/relay", bug.id) } : {}) });
+    const outcomes: (Awaited<ReturnType<typeof repairBug>> & { transcript?: string })[] = [];
+    try {
+      // One bug at a time: whoever answers the relay answers one conversation at a time.
+      for (const bug of bugs) {
+        const before = new Set(relayDir ? await relayFiles(relayDir) : []);
+        const outcome = await repairBug(bug, options.timeoutMs, llmContext);
+        const kept = relayDir ? await keepTranscript(relayDir, before, bug.id) : 0;
+        const u = outcome.usage;
+        process.stderr.write(
+          `relay: ${bug.group} ${bug.id} (${bug.shape}): ${outcome.verdict} [${outcome.status}], ${u?.llmCalls ?? 0} calls, ${(u?.promptTokens ?? 0) + (u?.completionTokens ?? 0)} tokens, ${(outcome.ms / 1000).toFixed(1)} s${kept > 0 ? `, ${kept} transcript files` : ""}\n`,
+        );
+        outcomes.push({
+          ...outcome,
+          ...(kept > 0 ? { transcript: join("test/fixtures/relay", bug.id) } : {}),
+        });
+      }
+    } finally {
+      // A JS bug's setup served packages from the corpus's npm mirror.
+      await closeJsMirror();
     }
     const perBug = outcomes.map((o) => ({
       metric: `${o.id}: ${o.verdict}`,
