@@ -61,7 +61,7 @@ describe("the llm engine's rewrites through runFix (real pytest, model mocked at
     const fixPrompt = sent[2]!.messages.at(-1)!.content;
     expect(fixPrompt).toContain("import math");
     expect(fixPrompt).toContain("LOW_STOCK = 3");
-    expect(fixPrompt).toContain("percent_full: def percent_full(level, capacity):");
+    expect(fixPrompt).toContain("def percent_full(level, capacity): ...");
     expect(fixPrompt).toContain("do not import them again");
   });
 
