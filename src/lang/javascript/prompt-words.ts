@@ -99,7 +99,9 @@ export const JS_PROMPTS: PromptWords = {
   },
   testFile: "test file for the project's own test runner",
   importOf: (file, options) =>
-    `import { ... } from "${jsImportSpecifier(file, options?.testFile, options?.testSource)}"`,
+    options?.testFile
+      ? `import { ... } from "${jsImportSpecifier(file, options.testFile, options.testSource)}"`
+      : `import { ... } from "<the path from the test file to ${file.replace(EXTENSION, "")}>"`,
   moduleSummary: jsModuleSummary,
   constructors: (source, file) => jsConstructors(source, file),
 };
