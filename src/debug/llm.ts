@@ -217,6 +217,7 @@ async function validateAnswers(
     const candidate = rewriteCandidate(ctx.target, ctx.bug.functions, ctx.source, answer.code, fromStep, {
       shown: ctx.shown,
       sources: ctx.sources,
+      syntax: ctx.runtime.language.prompts.syntax,
     });
     if (!candidate) continue;
     out.push({ candidate, validation: await ctx.validate(candidate), answer: answer.text });
@@ -281,7 +282,9 @@ async function anotherRound(
     ctx.options.temperature ?? 0.8,
   );
   const seen = new Set(candidates.map((c) => c.validation.diff));
-  return (await validateAnswers(ctx, dedupe(answers), fromStep)).filter((c) => !seen.has(c.validation.diff));
+  return (await validateAnswers(ctx, dedupe(answers, ctx), fromStep)).filter(
+    (c) => !seen.has(c.validation.diff),
+  );
 }
 
 /** Test failures for the model: each test's text, then how many more there were. */
@@ -404,7 +407,7 @@ async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<Eng
       durationMs: Date.now() - started,
     };
     steps.push(step);
-    const parsed = parseFunctionAnswer(answer);
+    const parsed = parseFunctionAnswer(answer, ctx.runtime.language);
     if (!parsed.ok) {
       step.note = `the answer held no usable function: ${parsed.problem}`;
       continue;
@@ -418,6 +421,7 @@ async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<Eng
       {
         shown: ctx.shown,
         sources: ctx.sources,
+        syntax: ctx.runtime.language.prompts.syntax,
       },
     );
     if (!candidate) {
@@ -568,11 +572,11 @@ function evidence(steps: StepRecord[]): string {
 }
 
 /** The answers holding a function, each once: its text (for a follow-up turn) and its code block. */
-function dedupe(answers: string[], _ctx?: EngineContext): { text: string; code: string }[] {
+function dedupe(answers: string[], ctx: EngineContext): { text: string; code: string }[] {
   const seen = new Set<string>();
   const out: { text: string; code: string }[] = [];
   for (const text of answers) {
-    const parsed = parseFunctionAnswer(text);
+    const parsed = parseFunctionAnswer(text, ctx.runtime.language);
     if (!parsed.ok) continue;
     const key = parsed.value.replace(/\s+/g, " ").trim();
     if (seen.has(key)) continue;

@@ -4,7 +4,8 @@
  * original text (reapply.ts), so the patch changes only what the model changed.
  */
 import type { FunctionInfo } from "../lang/types.js";
-import { PYTHON_LINES, reapplyRewrite } from "./reapply.js";
+import { defaultLanguage } from "../lang/registry.js";
+import { reapplyRewrite, type LineSyntax } from "./reapply.js";
 import type { Candidate } from "./types.js";
 
 /** One function of an answer: its name and lines, decorators left out (the original keeps its own). */
@@ -14,10 +15,13 @@ interface Rewritten {
 }
 
 /** The top-level functions of an answer's code block, in order; code outside them is dropped. */
-export function splitFunctions(block: string): Rewritten[] {
+export function splitFunctions(
+  block: string,
+  syntax: LineSyntax = defaultLanguage().prompts.syntax,
+): Rewritten[] {
   const lines = block.split("\n");
   const defs = lines
-    .map((l, i) => ({ i, indent: /^\s*/.exec(l)![0].length, def: PYTHON_LINES.definition.test(l) }))
+    .map((l, i) => ({ i, indent: /^\s*/.exec(l)![0].length, def: syntax.definition.test(l) }))
     .filter((d) => d.def);
   if (defs.length === 0) return [];
   const outer = Math.min(...defs.map((d) => d.indent));
@@ -26,7 +30,7 @@ export function splitFunctions(block: string): Rewritten[] {
     let end = starts[k + 1] ?? lines.length;
     // Decorators of the next function belong to it, not to the end of this one.
     while (end > start + 1 && /^\s*@/.test(lines[end - 1]!)) end--;
-    const name = /def\s+(\w+)/.exec(lines[start]!)![1]!;
+    const name = syntax.nameOf(lines[start]!) ?? "";
     return { name, lines: trimBlank(lines.slice(start, end)) };
   });
 }
@@ -41,6 +45,8 @@ export interface RewriteScope {
   shown?: FunctionInfo[];
   /** Sources of the other files of `shown`, by path, as they are before any patch. */
   sources?: ReadonlyMap<string, string>;
+  /** How the answer's code is read (default: the default language's). */
+  syntax?: LineSyntax;
 }
 
 /**
@@ -57,7 +63,8 @@ export function rewriteCandidate(
   fromStep: number,
   scope: RewriteScope = {},
 ): Candidate | undefined {
-  const rewritten = splitFunctions(block);
+  const syntax = scope.syntax ?? defaultLanguage().prompts.syntax;
+  const rewritten = splitFunctions(block, syntax);
   const allowed = (f: FunctionInfo) =>
     !scope.shown || scope.shown.some((s) => s.file === f.file && s.qualname === f.qualname);
   const sameFile = functions.filter((f) => f.file === target.file && allowed(f));
@@ -84,9 +91,9 @@ export function rewriteCandidate(
     const inFile = matched.filter((m) => m.fn.file === file).sort((a, b) => b.fn.startLine - a.fn.startLine);
     for (const { fn, lines: model } of inFile) {
       let start = fn.startLine - 1;
-      while (start < fn.endLine - 1 && !PYTHON_LINES.definition.test(lines[start]!)) start++;
+      while (start < fn.endLine - 1 && !syntax.definition.test(lines[start]!)) start++;
       const original = lines.slice(start, fn.endLine);
-      lines.splice(start, original.length, ...reapplyRewrite(original, model));
+      lines.splice(start, original.length, ...reapplyRewrite(original, model, syntax));
     }
     const after = lines.join("\n");
     return after === before ? [] : [{ file, before, after }];

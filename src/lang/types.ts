@@ -422,7 +422,19 @@ export interface RuntimeOptions {
  * experiments' examples, how a test refers to a module, and what a module holds besides one
  * function. Pure: every function reads only the text it is given.
  */
+/** How a model's code answer is read: its line comments, and the lines that open a function. */
+export interface CodeSyntax {
+  /** Starts a comment that runs to the end of the line (Python: `#`). */
+  lineComment: string;
+  /** Matches a line that opens a function definition (Python: `def` / `async def`). */
+  definition: RegExp;
+  /** The name a definition line defines, or undefined for another line. */
+  nameOf(line: string): string | undefined;
+}
+
 export interface PromptWords {
+  /** How the code in the model's answers is read. */
+  syntax: CodeSyntax;
   /** The info string of a code block holding `file`'s code (`python`, `typescript`). */
   fence(file: string): string;
   /** What opens a function definition, in the fix prompt's words ("its `def` line"). */

@@ -28,6 +28,11 @@ export function bashFunctions(file: string, text: string): FunctionInfo[] {
 
 /** How the prompts speak of bash: its functions' headers as the module summary. */
 const toyPrompts: Language["prompts"] = {
+  syntax: {
+    lineComment: "#",
+    definition: /^\w+\s*\(\)\s*\{/,
+    nameOf: (line) => /^(\w+)\s*\(\)\s*\{/.exec(line)?.[1],
+  },
   fence: () => "bash",
   definitionLine: "its `name() {` line",
   examples: {

@@ -88,7 +88,28 @@ export function jsConstructors(source: string, file: string): string[] {
   return out;
 }
 
+/** The lines that open a function: declarations, `const f = (...) =>`, methods, class-field arrows. */
+const DEFINITIONS = [
+  /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)\s*[<(]/,
+  /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|\(\s*$|[\w$]+\s*=>)/,
+  /^\s*(?:(?:public|private|protected|static|async|get|set|override)\s+)*(?!(?:if|for|while|switch|catch|with|return|function|else|new|typeof|await|do|try)\b)([\w$#]+)\s*(?:<[^>]*>)?\((?:.*\)\s*(?::\s*[^={]+)?\{|[^)]*)\s*$/,
+  /^\s*(?:(?:public|private|protected|static|readonly)\s+)*([\w$#]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[\w$]+)\s*(?::[^=]+)?=>/,
+];
+
+export const JS_SYNTAX = {
+  lineComment: "//",
+  definition: new RegExp(DEFINITIONS.map((r) => r.source).join("|")),
+  nameOf: (line: string) => {
+    for (const r of DEFINITIONS) {
+      const m = r.exec(line);
+      if (m) return m[1];
+    }
+    return undefined;
+  },
+};
+
 export const JS_PROMPTS: PromptWords = {
+  syntax: JS_SYNTAX,
   fence: (file) => (TYPESCRIPT.test(file) ? "typescript" : "javascript"),
   definitionLine:
     "its header line (`function`, the method's name, or the `const` an arrow function is assigned to)",

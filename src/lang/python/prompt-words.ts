@@ -153,6 +153,11 @@ export function pythonConstructors(source: string, file: string, functions: Func
 }
 
 export const PYTHON_PROMPTS: PromptWords = {
+  syntax: {
+    lineComment: "#",
+    definition: DEF,
+    nameOf: (line) => /^\s*(?:async\s+)?def\s+(\w+)/.exec(line)?.[1],
+  },
   fence: () => "python",
   definitionLine: "its `def` line",
   examples: {
