@@ -16,6 +16,7 @@ import type {
   BugContext,
   Candidate,
   DebugEngine,
+  FileEdit,
   EngineRun,
   StepRecord,
   Validate,
@@ -211,15 +212,19 @@ async function validateAnswers(
   ctx: EngineContext,
   answers: { text: string; code: string }[],
   fromStep: number,
+  carried: FileEdit[] = [],
 ): Promise<Tried[]> {
   const out: Tried[] = [];
   for (const answer of answers) {
-    const candidate = rewriteCandidate(ctx.target, ctx.bug.functions, ctx.source, answer.code, fromStep, {
+    const rewrite = rewriteCandidate(ctx.target, ctx.bug.functions, ctx.source, answer.code, fromStep, {
       shown: ctx.shown,
       sources: ctx.sources,
       syntax: ctx.runtime.language.prompts.syntax,
     });
-    if (!candidate) continue;
+    if (!rewrite) continue;
+    // The earlier repair's files the answer leaves alone stay repaired (a second fault's round).
+    const kept = carried.filter((e) => !rewrite.edits.some((r) => r.file === e.file));
+    const candidate = { ...rewrite, edits: [...rewrite.edits, ...kept] };
     out.push({ candidate, validation: await ctx.validate(candidate), answer: answer.text });
   }
   return out;
@@ -239,8 +244,9 @@ async function anotherRound(
   fromStep: number,
 ): Promise<Tried[]> {
   const left = (c: Tried) => c.validation.brokenTests.length + c.validation.stillFailing.length;
+  const failing = ctx.bug.failingTests;
   const closest = candidates
-    .filter((c) => !c.validation.stillFailing.includes(ctx.bug.primaryTest) && left(c) > 0)
+    .filter((c) => c.validation.stillFailing.length < failing.length && left(c) > 0)
     .sort((a, b) => left(a) - left(b))[0];
   const n = Math.min(ctx.options.patches, ctx.options.brokeRetries ?? 3);
   if (!closest || n < 1 || ctx.budget.exhausted()) return [];
@@ -262,7 +268,7 @@ async function anotherRound(
       {
         role: "user",
         content: renderPrompt("autosd-fix-broke", {
-          test_id: ctx.bug.primaryTest,
+          fixed: failing.filter((t) => !stillFailing.includes(t)).join(", "),
           outcome,
           bodies: functionBodies(
             ctx,
@@ -282,7 +288,8 @@ async function anotherRound(
     ctx.options.temperature ?? 0.8,
   );
   const seen = new Set(candidates.map((c) => c.validation.diff));
-  return (await validateAnswers(ctx, dedupe(answers, ctx), fromStep)).filter(
+  const carried = stillFailing.length > 0 ? closest.candidate.edits : [];
+  return (await validateAnswers(ctx, dedupe(answers, ctx), fromStep, carried)).filter(
     (c) => !seen.has(c.validation.diff),
   );
 }
