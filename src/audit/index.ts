@@ -12,7 +12,7 @@ import {
   type DifferentialOptions,
   type DifferentialRuntime,
 } from "./differential.js";
-import { judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
+import { changedApi, judgeByTest, modelClaims, validateClaimTests, type ModelClaim } from "./llm.js";
 import { renderAudit } from "../report/audit.js";
 import type { DifferentialReport, FileChange } from "./types.js";
 import { behaviourChanges, judgeClaim, revise, unverifiedFunctions } from "./verdicts.js";
@@ -84,10 +84,19 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
   if (input.engine === "llm") {
     if (!input.model) throw new Error("auditPatch: the llm engine needs a model");
     try {
-      const reply = await modelClaims(input.model, {
-        explanation: sentences.join("\n"),
-        diff: diffOf(changes),
-      });
+      const changed = changes.flatMap((c) =>
+        c.after !== null && !runtime.files.isTestFile(c.path) ? [{ path: c.path, after: c.after }] : [],
+      );
+      const functions = await runtime.functions().catch(() => []);
+      const reply = await modelClaims(
+        input.model,
+        {
+          explanation: sentences.join("\n"),
+          diff: diffOf(changes),
+          api: changedApi(changed, functions, runtime.language.prompts),
+        },
+        runtime.language,
+      );
       modelView = await validateClaimTests(runtime, reply.claims, SCRATCH);
     } catch (err) {
       notes.push(

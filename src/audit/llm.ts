@@ -2,7 +2,7 @@ import { z } from "zod";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel } from "../llm/types.js";
 import type { Claim } from "../result.js";
-import type { Runtime } from "../lang/types.js";
+import type { FunctionInfo, Language, PromptWords, Runtime } from "../lang/types.js";
 import type { DifferentialReport, ParsedClaim } from "./types.js";
 
 const claimsReply = z.object({
@@ -42,14 +42,32 @@ export function parseClaimsReply(content: string): z.infer<typeof claimsReply> {
   return claimsReply.parse(JSON.parse(text.slice(start, end + 1)));
 }
 
+/**
+ * What a claim test builds objects with: per changed source file, how a test imports it and
+ * the ways its classes are constructed.
+ */
+export function changedApi(
+  changed: { path: string; after: string }[],
+  functions: FunctionInfo[],
+  words: PromptWords,
+): string {
+  const blocks = changed.map(({ path, after }) => {
+    const built = words.constructors(after, path, functions);
+    return [`- \`${path}\`: \`${words.importOf(path)}\``, ...built.map((c) => `  - \`${c}\``)].join("\n");
+  });
+  return blocks.join("\n") || "(no source file changed)";
+}
+
 /** Asks the model for claims and claim tests; a malformed reply is retried once, then reported. */
 export async function modelClaims(
   model: ChatModel,
-  input: { explanation: string; diff: string },
+  input: { explanation: string; diff: string; api: string },
+  language: Pick<Language, "name" | "prompts">,
 ): Promise<z.infer<typeof claimsReply>> {
+  const words = { language: language.name, testFile: language.prompts.testFile };
   const messages: ChatMessage[] = [
-    { role: "system", content: renderPrompt("audit-system", {}) },
-    { role: "user", content: renderPrompt("audit-claims", input) },
+    { role: "system", content: renderPrompt("audit-system", words) },
+    { role: "user", content: renderPrompt("audit-claims", { ...input, ...words }) },
   ];
   let problem = "";
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {

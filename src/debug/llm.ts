@@ -3,7 +3,6 @@ import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
 import type { FunctionInfo, Runtime } from "../lang/types.js";
 import type { Budget } from "./budget.js";
-import { moduleContext } from "./module-context.js";
 import {
   parseBlockVerdicts,
   parseConclusion,
@@ -17,6 +16,7 @@ import type {
   BugContext,
   Candidate,
   DebugEngine,
+  FileEdit,
   EngineRun,
   StepRecord,
   Validate,
@@ -50,7 +50,16 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
       if (!target) return { steps: [], candidates: [], done: false, stop: "exhausted" };
       const source = await bug.readSource(target.file);
       const prompt = await bugPrompt(bug, runtime, target, source);
-      const system: ChatMessage = { role: "system", content: renderPrompt("autosd-system", {}) };
+      const words = runtime.language.prompts;
+      const system: ChatMessage = {
+        role: "system",
+        content: renderPrompt("autosd-system", {
+          language: runtime.language.name,
+          debuggerExample: words.examples.debugger,
+          replaceExample: words.examples.replace,
+          addExample: words.examples.add,
+        }),
+      };
       const ctx: EngineContext = {
         bug,
         runtime,
@@ -60,6 +69,8 @@ export function createLlmEngine(model: ChatModel, options: LlmEngineOptions): De
         session: new Session(model, budget),
         target,
         source,
+        shown: [target],
+        sources: new Map([[target.file, source]]),
         opening: [system, { role: "user", content: prompt }],
       };
       const loop: Loop = { steps: [], done: false, stop: "steps" };
@@ -93,6 +104,10 @@ interface EngineContext {
   /** The function the model debugs and rewrites. */
   target: FunctionInfo;
   source: string;
+  /** The functions whose whole body the model was shown: the only ones an answer may rewrite. */
+  shown: FunctionInfo[];
+  /** The sources of the files of `shown`, as they are before any patch. */
+  sources: Map<string, string>;
   /** The system prompt and the bug report every conversation starts with. */
   opening: ChatMessage[];
 }
@@ -155,22 +170,33 @@ async function generateFixes(
   steps: StepRecord[],
   fromStep: number,
 ): Promise<EngineRun["candidates"]> {
+  const log = evidence(steps);
+  const words = ctx.runtime.language.prompts;
+  const named = namedFunctions(ctx, log);
+  ctx.shown.push(...named);
   const request: ChatMessage[] = [
     ...ctx.opening,
     {
       role: "user",
       content: renderPrompt("autosd-fix", {
-        evidence: evidence(steps),
+        evidence: log,
         function_name: ctx.target.qualname,
         file: ctx.target.file,
-        module: moduleContext(ctx.source, ctx.target.file, ctx.bug.functions),
+        fence: words.fence(ctx.target.file),
+        module: words.moduleSummary(ctx.source, ctx.target.file, ctx.bug.functions),
+        bodies: functionBodies(
+          ctx,
+          named,
+          `The other functions of \`${ctx.target.file}\` that the debugging names, in full:`,
+        ),
+        definitionLine: words.definitionLine,
       }),
     },
   ];
   const answers = await ctx.session.ask(request, ctx.options.patches, ctx.options.temperature ?? 0.8);
-  const tried = await validateAnswers(ctx, dedupe(answers), fromStep);
+  const tried = await validateAnswers(ctx, dedupe(answers, ctx), fromStep);
   if (!tried.some((c) => c.validation.plausible)) {
-    tried.push(...(await brokeOthersRound(ctx, request, tried, fromStep)));
+    tried.push(...(await anotherRound(ctx, request, tried, fromStep)));
   }
   return tried.map(({ candidate, validation }) => ({ candidate, validation }));
 }
@@ -186,51 +212,75 @@ async function validateAnswers(
   ctx: EngineContext,
   answers: { text: string; code: string }[],
   fromStep: number,
+  carried: FileEdit[] = [],
 ): Promise<Tried[]> {
   const out: Tried[] = [];
   for (const answer of answers) {
-    const candidate = rewriteCandidate(ctx.target, ctx.bug.functions, ctx.source, answer.code, fromStep);
-    if (!candidate) continue;
+    const rewrite = rewriteCandidate(ctx.target, ctx.bug.functions, ctx.source, answer.code, fromStep, {
+      shown: ctx.shown,
+      sources: ctx.sources,
+      syntax: ctx.runtime.language.prompts.syntax,
+    });
+    if (!rewrite) continue;
+    // The earlier repair's files the answer leaves alone stay repaired (a second fault's round).
+    const kept = carried.filter((e) => !rewrite.edits.some((r) => r.file === e.file));
+    const candidate = { ...rewrite, edits: [...rewrite.edits, ...kept] };
     out.push({ candidate, validation: await ctx.validate(candidate), answer: answer.text });
   }
   return out;
 }
 
 /**
- * One more round for a rewrite that made the failing tests pass but broke others: the
- * conversation goes on with the broken tests' failures, as AutoSD's loop goes on with a
- * new observation; the one that broke fewest goes back.
+ * One more round for rewrites that made the debugged test pass but not the whole job: the one
+ * closest to it (fewest tests broken or left failing) goes back with those tests' failures, as
+ * AutoSD's loop goes on with a new observation. For failing tests it left failing (a second
+ * fault elsewhere), the localizer's functions the model has not seen yet are shown in full, and
+ * it may rewrite them too.
  */
-async function brokeOthersRound(
+async function anotherRound(
   ctx: EngineContext,
   request: ChatMessage[],
   candidates: Tried[],
   fromStep: number,
 ): Promise<Tried[]> {
-  const broke = candidates
-    .filter((c) => c.validation.stillFailing.length === 0 && c.validation.brokenTests.length > 0)
-    .sort((a, b) => a.validation.brokenTests.length - b.validation.brokenTests.length)[0];
+  const left = (c: Tried) => c.validation.brokenTests.length + c.validation.stillFailing.length;
+  const failing = ctx.bug.failingTests;
+  const closest = candidates
+    .filter((c) => c.validation.stillFailing.length < failing.length && left(c) > 0)
+    .sort((a, b) => left(a) - left(b))[0];
   const n = Math.min(ctx.options.patches, ctx.options.brokeRetries ?? 3);
-  if (!broke || n < 1 || ctx.budget.exhausted()) return [];
-  const { brokenTests, brokenFailures = [] } = broke.validation;
-  const failures = [
-    ...brokenFailures.map((f) => `${f.id}:\n${f.text}`),
-    ...(brokenTests.length > brokenFailures.length
-      ? [
-          `(and ${brokenTests.length - brokenFailures.length} more: ${brokenTests.slice(brokenFailures.length).join(", ")})`,
-        ]
+  if (!closest || n < 1 || ctx.budget.exhausted()) return [];
+  const { brokenTests, brokenFailures = [], stillFailing, stillFailures = [] } = closest.validation;
+  const outcome = [
+    ...(brokenTests.length > 0
+      ? [`it breaks tests that passed before it:\n\n${failureList(brokenTests, brokenFailures)}`]
       : []),
-  ].join("\n\n");
+    ...(stillFailing.length > 0
+      ? [`these failing tests still fail with it:\n\n${failureList(stillFailing, stillFailures)}`]
+      : []),
+  ].join("\n\nAnd ");
+  const unseen = stillFailing.length > 0 ? await localizedUnseen(ctx) : [];
+  ctx.shown.push(...unseen);
   const answers = await ctx.session.ask(
     [
       ...request,
-      { role: "assistant", content: broke.answer },
+      { role: "assistant", content: closest.answer },
       {
         role: "user",
         content: renderPrompt("autosd-fix-broke", {
-          test_id: ctx.bug.primaryTest,
-          failures,
+          fixed: failing.filter((t) => !stillFailing.includes(t)).join(", "),
+          outcome,
+          bodies: functionBodies(
+            ctx,
+            unseen,
+            "Functions the localizer ranked that you have not seen yet, in full (another fault may be there):",
+          ),
           function_name: ctx.target.qualname,
+          fence: ctx.runtime.language.prompts.fence(ctx.target.file),
+          more:
+            unseen.length > 0
+              ? " If a function shown above must change as well, write it in full in the same code block."
+              : "",
         }),
       },
     ],
@@ -238,7 +288,67 @@ async function brokeOthersRound(
     ctx.options.temperature ?? 0.8,
   );
   const seen = new Set(candidates.map((c) => c.validation.diff));
-  return (await validateAnswers(ctx, dedupe(answers), fromStep)).filter((c) => !seen.has(c.validation.diff));
+  const carried = stillFailing.length > 0 ? closest.candidate.edits : [];
+  return (await validateAnswers(ctx, dedupe(answers, ctx), fromStep, carried)).filter(
+    (c) => !seen.has(c.validation.diff),
+  );
+}
+
+/** Test failures for the model: each test's text, then how many more there were. */
+function failureList(ids: string[], texts: { id: string; text: string }[]): string {
+  return [
+    ...texts.map((f) => `${f.id}:\n${f.text}`),
+    ...(ids.length > texts.length
+      ? [`(and ${ids.length - texts.length} more: ${ids.slice(texts.length).join(", ")})`]
+      : []),
+  ].join("\n\n");
+}
+
+/** Functions a body is shown of at most, and the longest shown. */
+const MAX_BODIES = 3;
+const MAX_BODY_LINES = 80;
+
+/** Functions of the target's file that the debugging log names (`name` as a word), not yet shown. */
+function namedFunctions(ctx: EngineContext, log: string): FunctionInfo[] {
+  const words = new Set(log.match(/[\w$]+/g) ?? []);
+  return ctx.bug.functions
+    .filter((f) => f.file === ctx.target.file && !ctx.shown.some((s) => overlaps(s, f)))
+    .filter((f) => f.endLine - f.startLine < MAX_BODY_LINES)
+    .filter((f) => words.has(f.qualname.split(".").at(-1)!))
+    .slice(0, MAX_BODIES);
+}
+
+/** The localizer's ranked functions (else SBFL's) the model has not seen, their files read. */
+async function localizedUnseen(ctx: EngineContext): Promise<FunctionInfo[]> {
+  const ranked = [...(ctx.bug.ranked ?? []), ...ctx.bug.suspicious];
+  const out: FunctionInfo[] = [];
+  for (const r of ranked) {
+    const fn = ctx.bug.functions.find((f) => f.file === r.file && f.qualname === r.function);
+    if (!fn || [...ctx.shown, ...out].some((s) => s.file === fn.file && overlaps(s, fn))) continue;
+    if (fn.endLine - fn.startLine >= MAX_BODY_LINES) continue;
+    if (!ctx.sources.has(fn.file)) ctx.sources.set(fn.file, await ctx.bug.readSource(fn.file));
+    out.push(fn);
+    if (out.length >= MAX_BODIES - 1) break;
+  }
+  return out;
+}
+
+/** Whole functions for a prompt, each with its file and name, under a heading; "" for none. */
+function functionBodies(ctx: EngineContext, fns: FunctionInfo[], heading: string): string {
+  if (fns.length === 0) return "";
+  const words = ctx.runtime.language.prompts;
+  const blocks = fns.map((f) => {
+    const code = (ctx.sources.get(f.file) ?? "")
+      .split("\n")
+      .slice(f.startLine - 1, f.endLine)
+      .join("\n");
+    return `\`${f.qualname}\` in \`${f.file}\`:\n\n\`\`\`${words.fence(f.file)}\n${code}\n\`\`\``;
+  });
+  return `\n${heading}\n\n${blocks.join("\n\n")}\n\n`;
+}
+
+function overlaps(a: FunctionInfo, b: FunctionInfo): boolean {
+  return a.file === b.file && a.startLine <= b.endLine && b.startLine <= a.endLine;
 }
 
 /**
@@ -273,6 +383,8 @@ async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<Eng
         {
           role: "user",
           content: renderPrompt("ldb-debug", {
+            fence: ctx.runtime.language.prompts.fence(target.file),
+            definitionLine: ctx.runtime.language.prompts.definitionLine,
             function_name: target.qualname,
             test_id: bug.primaryTest,
             error,
@@ -302,12 +414,23 @@ async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<Eng
       durationMs: Date.now() - started,
     };
     steps.push(step);
-    const parsed = parseFunctionAnswer(answer);
+    const parsed = parseFunctionAnswer(answer, ctx.runtime.language);
     if (!parsed.ok) {
       step.note = `the answer held no usable function: ${parsed.problem}`;
       continue;
     }
-    const candidate = rewriteCandidate(target, ctx.bug.functions, ctx.source, parsed.value, steps.length - 1);
+    const candidate = rewriteCandidate(
+      target,
+      ctx.bug.functions,
+      ctx.source,
+      parsed.value,
+      steps.length - 1,
+      {
+        shown: ctx.shown,
+        sources: ctx.sources,
+        syntax: ctx.runtime.language.prompts.syntax,
+      },
+    );
     if (!candidate) {
       step.note = "the regenerated function is the function as it was";
       continue;
@@ -402,10 +525,17 @@ async function bugPrompt(
     .slice(target.startLine - 1, target.endLine)
     .map((l, i) => `${String(target.startLine + i).padStart(4)} ${l}`)
     .join("\n");
+  const words = runtime.language.prompts;
+  const testFile = runtime.files.testFileOf(bug.primaryTest);
+  const testText = await bug.readSource(testFile).catch(() => "");
   return renderPrompt("autosd-bug", {
     location: `${target.file}:${target.startLine}, ${target.qualname}`,
+    fence: words.fence(target.file),
     function: numbered,
+    import: words.importOf(target.file, { testFile, testSource: testText }),
+    file: target.file,
     test_id: bug.primaryTest,
+    testFence: words.fence(testFile),
     test: await testSource(bug, runtime),
     error: bug.failure
       ? (bug.failure.text || `${bug.failure.type}: ${bug.failure.message}`).slice(0, 4000)
@@ -449,11 +579,11 @@ function evidence(steps: StepRecord[]): string {
 }
 
 /** The answers holding a function, each once: its text (for a follow-up turn) and its code block. */
-function dedupe(answers: string[]): { text: string; code: string }[] {
+function dedupe(answers: string[], ctx: EngineContext): { text: string; code: string }[] {
   const seen = new Set<string>();
   const out: { text: string; code: string }[] = [];
   for (const text of answers) {
-    const parsed = parseFunctionAnswer(text);
+    const parsed = parseFunctionAnswer(text, ctx.runtime.language);
     if (!parsed.ok) continue;
     const key = parsed.value.replace(/\s+/g, " ").trim();
     if (seen.has(key)) continue;

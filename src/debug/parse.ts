@@ -1,3 +1,5 @@
+import { defaultLanguage } from "../lang/registry.js";
+import type { Language } from "../lang/types.js";
 import type { Conclusion } from "../result.js";
 
 /** The model's hypothesis, prediction and experiment for one step. */
@@ -101,11 +103,14 @@ export function parseConclusion(text: string): ParsedConclusion {
 }
 
 /** Extracts the code of a repaired function from a fix answer: the first fenced block, else the whole text. */
-export function parseFunctionAnswer(text: string): ParseOutcome<string> {
+export function parseFunctionAnswer(
+  text: string,
+  language: Pick<Language, "name" | "prompts"> = defaultLanguage(),
+): ParseOutcome<string> {
   const fence = /(`{3,})[a-zA-Z0-9_-]*\n([\s\S]*?)\n\1/.exec(text);
   const source = (fence ? fence[2]! : text).replace(/\s+$/, "");
-  if (!/^\s*(async\s+)?def\s+\w+\s*\(/m.test(source)) {
-    return { ok: false, problem: "the answer has no Python function definition" };
+  if (!source.split("\n").some((l) => language.prompts.syntax.nameOf(l) !== undefined)) {
+    return { ok: false, problem: `the answer has no ${language.name} function definition` };
   }
   return { ok: true, value: source };
 }

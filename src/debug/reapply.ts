@@ -7,25 +7,24 @@
  * (trailing comment and spacing) even when the model reformatted it.
  */
 import { diffArrays } from "diff";
+import { defaultLanguage } from "../lang/registry.js";
+import type { CodeSyntax } from "../lang/types.js";
 
-/** What the comparison needs of the language's syntax. */
-export interface LineSyntax {
-  /** Starts a comment that runs to the end of the line (Python: `#`). */
-  lineComment: string;
-  /** Opens a function definition (Python: `def` / `async def`). */
-  definition: RegExp;
-}
+/** What the comparison needs of the language's syntax (the language's answer syntax). */
+export type LineSyntax = CodeSyntax;
 
-export const PYTHON_LINES: LineSyntax = {
-  lineComment: "#",
-  definition: /^\s*(async\s+)?def\s/,
-};
+/** The default language's syntax, for callers that know no other. */
+const defaultSyntax = (): LineSyntax => defaultLanguage().prompts.syntax;
 
 /**
  * The function `original` (its lines, as the model was shown them) with the model's
  * changes in `rewritten` applied to it, indented as the original is.
  */
-export function reapplyRewrite(original: string[], rewritten: string[], syntax = PYTHON_LINES): string[] {
+export function reapplyRewrite(
+  original: string[],
+  rewritten: string[],
+  syntax: LineSyntax = defaultSyntax(),
+): string[] {
   const o = codeLines(original, syntax);
   const m = codeLines(rewritten, syntax);
   const changes = diffArrays(
@@ -110,7 +109,7 @@ function docstringLines(lines: string[], syntax: LineSyntax): Set<number> {
 }
 
 /** A code line as compared: its trailing comment and spacing that does not separate words dropped. */
-export function codeKey(line: string, syntax: LineSyntax = PYTHON_LINES): string {
+export function codeKey(line: string, syntax: LineSyntax = defaultSyntax()): string {
   let quote: string | undefined;
   let end = line.length;
   for (let i = 0; i < line.length; i++) {

@@ -4,7 +4,8 @@
  * original text (reapply.ts), so the patch changes only what the model changed.
  */
 import type { FunctionInfo } from "../lang/types.js";
-import { PYTHON_LINES, reapplyRewrite } from "./reapply.js";
+import { defaultLanguage } from "../lang/registry.js";
+import { reapplyRewrite, type LineSyntax } from "./reapply.js";
 import type { Candidate } from "./types.js";
 
 /** One function of an answer: its name and lines, decorators left out (the original keeps its own). */
@@ -14,10 +15,13 @@ interface Rewritten {
 }
 
 /** The top-level functions of an answer's code block, in order; code outside them is dropped. */
-export function splitFunctions(block: string): Rewritten[] {
+export function splitFunctions(
+  block: string,
+  syntax: LineSyntax = defaultLanguage().prompts.syntax,
+): Rewritten[] {
   const lines = block.split("\n");
   const defs = lines
-    .map((l, i) => ({ i, indent: /^\s*/.exec(l)![0].length, def: PYTHON_LINES.definition.test(l) }))
+    .map((l, i) => ({ i, indent: /^\s*/.exec(l)![0].length, def: syntax.definition.test(l) }))
     .filter((d) => d.def);
   if (defs.length === 0) return [];
   const outer = Math.min(...defs.map((d) => d.indent));
@@ -26,15 +30,30 @@ export function splitFunctions(block: string): Rewritten[] {
     let end = starts[k + 1] ?? lines.length;
     // Decorators of the next function belong to it, not to the end of this one.
     while (end > start + 1 && /^\s*@/.test(lines[end - 1]!)) end--;
-    const name = /def\s+(\w+)/.exec(lines[start]!)![1]!;
+    const name = syntax.nameOf(lines[start]!) ?? "";
     return { name, lines: trimBlank(lines.slice(start, end)) };
   });
 }
 
+/** What an answer may change beyond the target's file, and what it may not rewrite at all. */
+export interface RewriteScope {
+  /**
+   * The functions whose whole body the model was shown: a function of the answer that matches
+   * another function is left out (its body would be the model's guess). Absent: any function
+   * of the target's file.
+   */
+  shown?: FunctionInfo[];
+  /** Sources of the other files of `shown`, by path, as they are before any patch. */
+  sources?: ReadonlyMap<string, string>;
+  /** How the answer's code is read (default: the default language's). */
+  syntax?: LineSyntax;
+}
+
 /**
  * The candidate an answer makes: each function it holds replaces the function of the same
- * name in the target's file (the target when the answer holds one function of another name). Functions
- * that match nothing, or that lie inside another replaced one, are left out.
+ * name in the target's file (the target when the answer holds one function of another name),
+ * else a shown function of that name in another file. Functions that match nothing, that the
+ * model was not shown, or that lie inside another replaced one, are left out.
  */
 export function rewriteCandidate(
   target: FunctionInfo,
@@ -42,28 +61,46 @@ export function rewriteCandidate(
   source: string,
   block: string,
   fromStep: number,
+  scope: RewriteScope = {},
 ): Candidate | undefined {
-  const rewritten = splitFunctions(block);
-  const sameFile = functions.filter((f) => f.file === target.file);
+  const syntax = scope.syntax ?? defaultLanguage().prompts.syntax;
+  const rewritten = splitFunctions(block, syntax);
+  const allowed = (f: FunctionInfo) =>
+    !scope.shown || scope.shown.some((s) => s.file === f.file && s.qualname === f.qualname);
+  const sameFile = functions.filter((f) => f.file === target.file && allowed(f));
+  const elsewhere = functions.filter(
+    (f) => f.file !== target.file && allowed(f) && scope.sources?.has(f.file),
+  );
   const matched: { fn: FunctionInfo; lines: string[] }[] = [];
   for (const r of rewritten) {
-    const fn = matchFunction(r.name, target, sameFile) ?? (rewritten.length === 1 ? target : undefined);
+    const fn =
+      matchFunction(r.name, target, sameFile) ??
+      elsewhere.find((f) => f.qualname.split(".").at(-1) === r.name) ??
+      // A lone function of a new name is the target renamed; one named like a function not shown is not.
+      (rewritten.length === 1 && !functions.some((f) => f.qualname.split(".").at(-1) === r.name)
+        ? target
+        : undefined);
     if (!fn || matched.some((m) => overlaps(m.fn, fn))) continue;
     matched.push({ fn, lines: r.lines });
   }
   if (matched.length === 0) return undefined;
-  const lines = source.split("\n");
-  // Bottom up, so the line numbers of the functions above stay right.
-  for (const { fn, lines: model } of matched.sort((a, b) => b.fn.startLine - a.fn.startLine)) {
-    let start = fn.startLine - 1;
-    while (start < fn.endLine - 1 && !PYTHON_LINES.definition.test(lines[start]!)) start++;
-    const original = lines.slice(start, fn.endLine);
-    lines.splice(start, original.length, ...reapplyRewrite(original, model));
-  }
-  const after = lines.join("\n");
-  if (after === source) return undefined;
+  const edits = [...new Set(matched.map((m) => m.fn.file))].flatMap((file) => {
+    const before = file === target.file ? source : scope.sources!.get(file)!;
+    const lines = before.split("\n");
+    // Bottom up, so the line numbers of the functions above stay right.
+    const inFile = matched.filter((m) => m.fn.file === file).sort((a, b) => b.fn.startLine - a.fn.startLine);
+    for (const { fn, lines: model } of inFile) {
+      let start = fn.startLine - 1;
+      while (start < fn.endLine - 1 && !syntax.definition.test(lines[start]!)) start++;
+      const original = lines.slice(start, fn.endLine);
+      lines.splice(start, original.length, ...reapplyRewrite(original, model, syntax));
+    }
+    const after = lines.join("\n");
+    return after === before ? [] : [{ file, before, after }];
+  });
+  if (edits.length === 0) return undefined;
   return {
-    edits: [{ file: target.file, before: source, after }],
+    edits,
     ...(fromStep >= 0 ? { fromStep } : {}),
     at: { file: target.file, line: target.startLine, function: target.qualname },
   };
@@ -83,7 +120,7 @@ function matchFunction(
 }
 
 function overlaps(a: FunctionInfo, b: FunctionInfo): boolean {
-  return a.startLine <= b.endLine && b.startLine <= a.endLine;
+  return a.file === b.file && a.startLine <= b.endLine && b.startLine <= a.endLine;
 }
 
 function trimBlank(lines: string[]): string[] {

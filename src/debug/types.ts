@@ -77,6 +77,8 @@ export interface Validation {
   brokenFailures?: { id: string; text: string }[];
   /** Failing tests still failing. */
   stillFailing: string[];
+  /** How the first few of them fail with the patch (capped like `brokenFailures`), for the model's next round. */
+  stillFailures?: { id: string; text: string }[];
   /** Tests that failed before the patch, were not targeted, and still fail with it. */
   otherFailures?: string[];
   rejectedBecause?: string;

@@ -339,7 +339,7 @@ export interface RecordingRun {
  */
 export interface Runtime {
   /** Whose instruments these are, in the words of notes and messages ("Python", "pytest"). */
-  readonly language: Pick<Language, "id" | "name" | "testRunner">;
+  readonly language: Pick<Language, "id" | "name" | "testRunner" | "prompts">;
   /** The language's file rules (test files, source files, build files), for the layers that judge paths. */
   readonly files: FileRules;
   /** Runs the whole suite, or the given test ids. */
@@ -416,6 +416,56 @@ export interface RuntimeOptions {
 /*
  * The Language: plain data and pure functions about one language, and its runtime factory.
  */
+
+/**
+ * What the model's prompts say differently per language: the fence of a code block, the
+ * experiments' examples, how a test refers to a module, and what a module holds besides one
+ * function. Pure: every function reads only the text it is given.
+ */
+/** How a model's code answer is read: its line comments, and the lines that open a function. */
+export interface CodeSyntax {
+  /** Starts a comment that runs to the end of the line (Python: `#`). */
+  lineComment: string;
+  /** Matches a line that opens a function definition (Python: `def` / `async def`). */
+  definition: RegExp;
+  /** The name a definition line defines, or undefined for another line. */
+  nameOf(line: string): string | undefined;
+}
+
+export interface PromptWords {
+  /** How the code in the model's answers is read. */
+  syntax: CodeSyntax;
+  /** The info string of a code block holding `file`'s code (`python`, `typescript`). */
+  fence(file: string): string;
+  /** What opens a function definition, in the fix prompt's words ("its `def` line"). */
+  definitionLine: string;
+  /** The experiment language's forms on this language's files, as the debugging prompt shows them. */
+  examples: {
+    /** A debugger experiment: `b calendar_utils.py:14 ;; c ;; p year % 400 != 0`. */
+    debugger: string;
+    /** An edit-and-run experiment that replaces text on a line. */
+    replace: string;
+    /** An edit-and-run experiment that inserts a statement. */
+    add: string;
+  };
+  /** What a claim test is, in the audit prompt's words ("pytest test file"). */
+  testFile: string;
+  /**
+   * How a test refers to the module of `file` (`from shiftplan.roster import ...` for
+   * `src/shiftplan/roster.py`), read from the imports of `testSource` when they name it,
+   * else from the layout (a `src/` folder is not part of the name); `testFile` is where the
+   * test lives, for a relative import.
+   */
+  importOf(file: string, options?: { testFile?: string; testSource?: string }): string;
+  /**
+   * What a module holds besides its functions' bodies: imports, module-level names (whole
+   * statements, capped), classes with their decorators and fields, and each function's
+   * decorators and signature.
+   */
+  moduleSummary(source: string, file: string, functions: FunctionInfo[]): string;
+  /** The signatures a caller builds objects with: each class's constructor (or its fields) in `source`. */
+  constructors(source: string, file: string, functions: FunctionInfo[]): string[];
+}
 
 /** Which files are what, by repository-relative `/`-separated path (pure: no file is read). */
 export interface FileRules {
@@ -518,6 +568,8 @@ export interface Language {
   readonly name: string;
   /** Its test runner's name for people ("pytest"): the report says whose options were set aside. */
   readonly testRunner: string;
+  /** The words and examples the model's prompts use for this language (prompts/*.txt placeholders). */
+  readonly prompts: PromptWords;
   /**
    * How strongly a repository's names say it is written in this language: 0 not at all, 1
    * certainly. The registry takes the highest score; the default language wins at 0.

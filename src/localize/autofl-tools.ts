@@ -23,6 +23,8 @@ export interface ToolContext {
   source(file: string): Promise<string[] | undefined>;
   /** Times each function's code or comments were looked at (AutoFL's tie-break for unnamed functions). */
   lookedAt: Map<string, number>;
+  /** How a test imports a file's module (the language's words), when that differs from its qualified name. */
+  importOf?(file: string): string;
 }
 
 export interface ToolOutcome {
@@ -159,9 +161,16 @@ function coveredClasses(ctx: ToolContext): ToolOutcome {
   if (modules.size === 0) {
     return { ok: true, content: "The failing test executed no function of the project's source files." };
   }
+  // Qualified names follow the path from the root; a src layout's tests import another name.
+  const imports: Record<string, string> = {};
+  for (const [m, fns] of [...modules].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const how = ctx.importOf?.(fns[0]!.file);
+    if (how && !how.includes(` ${m} `) && !how.includes(`"${m}"`)) imports[m] = how;
+  }
   const content = JSON.stringify({
     modules: [...modules.keys()].sort(),
     classes: [...classes.keys()].sort(),
+    ...(Object.keys(imports).length > 0 ? { imported_by_tests_as: imports } : {}),
   });
   return { ok: true, content: `${content}\nCall get_covered_functions with one of these names.` };
 }

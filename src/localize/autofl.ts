@@ -1,5 +1,6 @@
 import { formatFrames } from "../lang/frames.js";
-import type { CoverageReport, FunctionInfo, TestFailure } from "../lang/types.js";
+import { defaultLanguage } from "../lang/registry.js";
+import type { CoverageReport, FunctionInfo, Language, TestFailure } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
@@ -31,6 +32,8 @@ export interface AutoflInput {
   maxCalls?: number;
   temperature?: number;
   log?: Logger;
+  /** The repository's language, for the prompts' words (default: the default language). */
+  language?: Pick<Language, "name" | "prompts">;
 }
 
 /** One AutoFL run, kept whole for the report and for tests. */
@@ -104,6 +107,7 @@ async function explore(input: AutoflInput, shared: SharedState): Promise<AutoflR
       coveredByFailing: shared.coveredByFailing,
       source,
       lookedAt: shared.lookedAt,
+      importOf: (file) => (input.language ?? defaultLanguage()).prompts.importOf(file),
     };
     const run: AutoflRun = { index: i, testId, messages: [], toolCalls: [], predicted: [], unmatched: [] };
     runs.push(run);
@@ -181,7 +185,13 @@ async function stageOne(
   source: (file: string) => Promise<string[] | undefined>,
 ): Promise<void> {
   run.messages.push(
-    { role: "system", content: renderPrompt("autofl-system", { maxCalls: String(maxCalls) }) },
+    {
+      role: "system",
+      content: renderPrompt("autofl-system", {
+        maxCalls: String(maxCalls),
+        language: (input.language ?? defaultLanguage()).name,
+      }),
+    },
     { role: "user", content: await firstPrompt(run.testId, input, source) },
   );
   for (;;) {
@@ -200,7 +210,8 @@ async function stageOne(
       if (run.toolCalls.length < maxCalls) {
         const outcome = await runTool(call, ctx);
         run.toolCalls.push({ name: call.name, arguments: call.arguments, ok: outcome.ok });
-        content = outcome.content;
+        const left = maxCalls - run.toolCalls.length;
+        content = `${outcome.content}\n(${left === 0 ? "No" : left} function call${left === 1 ? "" : "s"} left${left === 0 ? ": answer with what you have" : ""}.)`;
       }
       run.messages.push({ role: "tool", toolCallId: call.id, content });
     }
@@ -257,6 +268,7 @@ async function firstPrompt(
     snippet = cutTestSnippet(lines, testFn, frame?.line);
   }
   return renderPrompt("autofl-stage1", {
+    fence: (input.language ?? defaultLanguage()).prompts.fence(file),
     testName: testId,
     testSnippet: snippet,
     failure: failure ? renderFailure(failure) : "(no failure details were recorded)",

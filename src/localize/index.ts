@@ -87,6 +87,7 @@ export async function localize(options: LocalizeOptions): Promise<Localization> 
     testFunctions: options.testFunctions ?? (await runtime.functions({ includeTests: true })),
     readFile: (path) => options.files.readFile(path),
     sbfl: spectrum,
+    language: runtime.language,
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
     ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),

@@ -88,11 +88,14 @@ export function makeValidator(options: {
       brokenTests.push(...failAlone);
       const otherFailures = failedBefore.filter((id) => !ran(id) || outcome.get(id) !== "passed");
       const rejectedBecause = rejection(run, stillFailing, brokenTests, failAlone);
-      const brokenFailures = brokenTests.slice(0, BROKEN_SHOWN).map((id) => {
-        const failure = run.tests.find((t) => t.id === id)?.failure;
-        const text = failure ? failure.text || `${failure.type}: ${failure.message}` : "(did not run)";
-        return { id, text: text.slice(0, BROKEN_TEXT) };
-      });
+      const failures = (ids: string[]) =>
+        ids.slice(0, BROKEN_SHOWN).map((id) => {
+          const failure = run.tests.find((t) => t.id === id)?.failure;
+          const text = failure ? failure.text || `${failure.type}: ${failure.message}` : "(did not run)";
+          return { id, text: text.slice(0, BROKEN_TEXT) };
+        });
+      const brokenFailures = failures(brokenTests);
+      const stillFailures = failures(stillFailing);
       return {
         plausible: rejectedBecause === undefined,
         testsRun: run.tests.length,
@@ -101,6 +104,7 @@ export function makeValidator(options: {
         brokenTests,
         ...(brokenFailures.length > 0 ? { brokenFailures } : {}),
         stillFailing,
+        ...(stillFailures.length > 0 ? { stillFailures } : {}),
         otherFailures,
         ...(rejectedBecause ? { rejectedBecause } : {}),
         diff,

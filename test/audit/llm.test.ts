@@ -64,6 +64,10 @@ describe("hypofix explain, llm engine (real openai client, nock-recorded complet
     expect(scope!.isDone()).toBe(true);
     expect(prompt).toContain("+        return max(0, total - 10)");
     expect(prompt).toContain("No other behaviour changes.");
+    // How a claim test imports the changed module and builds its classes.
+    expect(prompt).toContain("- `shop/pricing.py`: `from shop.pricing import ...`\\n  - `Cart()`");
+    expect(prompt).toContain("a Python repository");
+    expect(prompt).toContain("one small pytest test file");
     expect(model.usage).toEqual({ llmCalls: 1, promptTokens: 1187, completionTokens: 312 });
 
     const [invalid, fix, preserve] = a.claims;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { moduleContext } from "../../src/debug/module-context.js";
 import { codeKey, reapplyRewrite } from "../../src/debug/reapply.js";
 import { rewriteCandidate, splitFunctions } from "../../src/debug/rewrite.js";
 import type { FunctionInfo } from "../../src/lang/types.js";
@@ -94,18 +93,63 @@ describe("rewriteCandidate: functions of an answer matched by name", () => {
   });
 });
 
-describe("moduleContext", () => {
-  it("lists imports, module-level names and signatures, and says when there is nothing", () => {
-    const source =
-      'from os import (\n    path,\n    sep,\n)\nimport re\nWORD = re.compile(r"\\w+")\nclass A:\n    def m(self, x,\n          y):\n        return x\n';
-    const fns: FunctionInfo[] = [{ file: "a.py", qualname: "A.m", startLine: 8, endLine: 10 }];
-    expect(moduleContext(source, "a.py", fns).split("\n")).toEqual([
-      "from os import ( path, sep, )",
-      "import re",
-      'WORD = re.compile(r"\\w+")',
-      "class A:",
-      "A.m: def m(self, x, y):",
+describe("rewriteCandidate's scope: what the model was shown, and another file", () => {
+  const model = [
+    "class Version:",
+    "    release: tuple",
+    "",
+    "    @property",
+    "    def key(self):",
+    "        # trailing zeros dropped",
+    "        return self.release",
+    "",
+    "    def __eq__(self, other):",
+    "        return self.release == other.release",
+    "",
+  ].join("\n");
+  const fns: FunctionInfo[] = [
+    { file: "v.py", qualname: "Version.key", startLine: 4, endLine: 7 },
+    { file: "v.py", qualname: "Version.__eq__", startLine: 9, endLine: 10 },
+  ];
+  const eq = fns[1]!;
+
+  it("re-indents a method answered at column 0 into its class", () => {
+    const c = rewriteCandidate(
+      eq,
+      fns,
+      model,
+      "def __eq__(self, other):\n    return self.key == other.key",
+      0,
+    )!;
+    expect(c.edits[0]!.after).toBe(model.replace("self.release == other.release", "self.key == other.key"));
+  });
+
+  it("leaves out a function the model was not shown, and never takes it for the target", () => {
+    const both = "def __eq__(self, other):\n    return self.key == other.key\n\ndef key(self):\n    return 1";
+    const c = rewriteCandidate(eq, fns, model, both, 0, { shown: [eq] })!;
+    expect(c.edits[0]!.after).toContain("        return self.release\n");
+    expect(c.edits[0]!.after).toContain("return self.key == other.key");
+    // Shown, the same answer changes both.
+    const all = rewriteCandidate(eq, fns, model, both, 0, { shown: fns })!;
+    expect(all.edits[0]!.after).toContain("        return 1\n");
+    expect(all.edits[0]!.after).toContain("# trailing zeros dropped");
+    // A lone answer for an unshown function is no candidate (it is not the target renamed).
+    expect(rewriteCandidate(eq, fns, model, "def key(self):\n    return 1", 0, { shown: [eq] })).toBe(
+      undefined,
+    );
+  });
+
+  it("changes a shown function of another file, one edit per file", () => {
+    const other = "def plan(until):\n    return until\n";
+    const plan: FunctionInfo = { file: "r.py", qualname: "plan", startLine: 1, endLine: 2 };
+    const answer = "def plan(until):\n    return until + 1";
+    const scope = { shown: [eq, plan], sources: new Map([["r.py", other]]) };
+    const c = rewriteCandidate(eq, [...fns, plan], model, answer, 0, scope)!;
+    expect(c.edits).toEqual([
+      { file: "r.py", before: other, after: other.replace("until\n", "until + 1\n") },
     ]);
-    expect(moduleContext("", "a.py", [])).toBe("(nothing at module level)");
+    expect(c.at).toMatchObject({ file: "v.py", function: "Version.__eq__" });
+    // Not shown, it is not changed.
+    expect(rewriteCandidate(eq, [...fns, plan], model, answer, 0, { ...scope, shown: [eq] })).toBe(undefined);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PYTHON_PROMPTS } from "../../src/lang/python/prompt-words.js";
 import { runTool, type ToolContext } from "../../src/localize/autofl-tools.js";
 
 const source = [
@@ -68,5 +69,34 @@ describe("AutoFL's get_module_code", () => {
       ok: false,
       content: "Error: no module `nope` among the project's covered source files: pkg.other, pkg.text.",
     });
+  });
+});
+
+describe("AutoFL's get_covered_classes under a src layout", () => {
+  const covered = (files: string[]): ToolContext => {
+    const functions = files.map((file) => ({ file, qualname: "run", startLine: 1, endLine: 2 }));
+    return {
+      functions,
+      coveredByTest: new Set(functions.map((f) => `${f.file}::${f.qualname}`)),
+      coveredByFailing: new Set(),
+      source: async () => undefined,
+      lookedAt: new Map(),
+      importOf: (file) => PYTHON_PROMPTS.importOf(file),
+    };
+  };
+  const call = { id: "c1", name: "get_covered_classes", arguments: "{}" };
+
+  it("says how the tests import a module whose qualified name has the src folder", async () => {
+    const outcome = await runTool(call, covered(["src/shift/plan.py", "tools/io.py"]));
+    expect(JSON.parse(outcome.content.split("\n")[0]!)).toEqual({
+      modules: ["src.shift.plan", "tools.io"],
+      classes: [],
+      imported_by_tests_as: { "src.shift.plan": "from shift.plan import ..." },
+    });
+  });
+
+  it("says nothing more when every module is imported by its qualified name", async () => {
+    const outcome = await runTool(call, covered(["tools/io.py"]));
+    expect(JSON.parse(outcome.content.split("\n")[0]!)).toEqual({ modules: ["tools.io"], classes: [] });
   });
 });

@@ -164,8 +164,8 @@ describe("localize with AutoFL through the openai client", () => {
     // Tool answers computed from real coverage and the sandbox's files went back to the model.
     const toolAnswers = (bodies[3]?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
     expect(toolAnswers).toEqual([
-      '{"modules":["shop.cart","shop.pricing"],"classes":["shop.cart.Cart"]}\nCall get_covered_functions with one of these names.',
-      '["shop.pricing.unit_price(name)","shop.pricing.apply_discount(amount)"]',
+      '{"modules":["shop.cart","shop.pricing"],"classes":["shop.cart.Cart"]}\nCall get_covered_functions with one of these names.\n(9 function calls left.)',
+      '["shop.pricing.unit_price(name)","shop.pricing.apply_discount(amount)"]\n(8 function calls left.)',
       expect.stringContaining("  10     if amount > 20:"),
     ]);
     expect(bodies[4]?.tools).toBeUndefined();

@@ -134,10 +134,10 @@ describe("autofl", () => {
     expect(prompt).toContain("get_covered_classes");
 
     expect(toolResults(run1?.messages ?? [])).toEqual([
-      '{"modules":["calc.ops"],"classes":["calc.ops.Stats"]}\nCall get_covered_functions with one of these names.',
-      '["calc.ops.Stats.__init__(self, values)","calc.ops.Stats.average(self)"]',
-      expect.stringContaining("  14     return total // len(values)"),
-      "10: # average of a non-empty list",
+      '{"modules":["calc.ops"],"classes":["calc.ops.Stats"]}\nCall get_covered_functions with one of these names.\n(9 function calls left.)',
+      '["calc.ops.Stats.__init__(self, values)","calc.ops.Stats.average(self)"]\n(8 function calls left.)',
+      expect.stringMatching(/ {2}14 {5}return total \/\/ len\(values\)\n\(7 function calls left\.\)$/),
+      "10: # average of a non-empty list\n(6 function calls left.)",
     ]);
     expect(run1?.explanation).toContain("integer division");
     expect(run1?.predicted).toEqual(["calc.ops.mean", "calc.ops.Stats.average"]);
@@ -147,7 +147,7 @@ describe("autofl", () => {
       /^Error: bad arguments for get_code_snippet \(signature: .*\)\. Expected arguments like/,
     );
     expect(errors[1]).toBe(
-      "Error: there is no function `get_source`. Available: get_covered_classes, get_covered_functions, get_code_snippet, get_comments, get_module_code.",
+      "Error: there is no function `get_source`. Available: get_covered_classes, get_covered_functions, get_code_snippet, get_comments, get_module_code.\n(8 function calls left.)",
     );
     expect(errors[2]).toContain("Error: no function `calc/missing.py::foo`");
     expect(errors[2]).toContain("calc.ops.mean");
@@ -184,6 +184,10 @@ describe("autofl", () => {
     const [run1, run2, run3] = result.runs;
     expect(result.runs).toHaveLength(3);
     expect(run1?.toolCalls.map((c) => c.name)).toEqual(["get_covered_classes", "get_code_snippet"]);
+    expect(toolResults(run1?.messages ?? [])[0]).toMatch(/\n\(1 function call left\.\)$/);
+    expect(toolResults(run1?.messages ?? [])[1]).toMatch(
+      /\n\(No function calls left: answer with what you have\.\)$/,
+    );
     expect(toolResults(run1?.messages ?? [])[2]).toContain("budget is used up");
     expect(run1?.problem).toMatch(/^stage 2 named no function of the project/);
     expect(run2?.predicted).toEqual(["calc.ops.add"]);

@@ -61,7 +61,7 @@ describe("the llm engine's rewrites through runFix (real pytest, model mocked at
     const fixPrompt = sent[2]!.messages.at(-1)!.content;
     expect(fixPrompt).toContain("import math");
     expect(fixPrompt).toContain("LOW_STOCK = 3");
-    expect(fixPrompt).toContain("percent_full: def percent_full(level, capacity):");
+    expect(fixPrompt).toContain("def percent_full(level, capacity): ...");
     expect(fixPrompt).toContain("do not import them again");
   });
 
@@ -108,6 +108,50 @@ describe("the llm engine's rewrites through runFix (real pytest, model mocked at
     expect(patch).toContain(
       "-        if not self.can_withdraw(amount):\n+        if amount > self.balance + self.overdraft:\n",
     );
+  });
+
+  it("sends a rewrite that left failing tests failing back with them and the next suspect's body, keeping its repair", async () => {
+    const sent = replay([
+      {
+        choices: [
+          'Hypothesis: `days_until` stops before `last`.\nPrediction: with `<=` the last day is there.\nExperiment: `REPLACE(src/days/steps.py:5, "<", "<=") AND RUN`',
+        ],
+        usage: [900, 60],
+      },
+      { choices: ["Conclusion: supported. <DEBUGGING DONE>"], usage: [1000, 20] },
+      {
+        choices: [
+          fence(
+            "def days_until(start, last):\n    days = []\n    day = start\n    while day <= last:\n        days.append(day)\n        day += 1\n    return days",
+          ),
+        ],
+        usage: [1200, 120],
+      },
+      {
+        choices: [
+          fence(
+            "def working_days(start, last, off=()):\n    return [d for d in days_until(start, last) if d not in off]",
+          ),
+        ],
+        usage: [1500, 120],
+      },
+    ]);
+    const chat = model();
+    const engine = createLlmEngine(chat, { maxSteps: 1, patches: 1, ldbIterations: 0 });
+    const { result, patch } = await fixLocally(fixture("fix-llm-two-faults"), engine).outcome;
+    expect(nock.isDone()).toBe(true);
+    const round = sent[3]!.messages.at(-1)!.content;
+    expect(round).toContain("these failing tests still fail with it:");
+    expect(round).toContain("tests/test_plan.py::test_working_days_include_the_last_day:");
+    expect(round).toContain("`working_days` in `src/days/plan.py`:");
+    expect(round).toContain("return [d for d in days_until(start, last - 1) if d not in off]");
+    // The fix prompt showed the module as the tests import it.
+    expect(sent[0]!.messages.at(-1)!.content).toContain("Tests refer to its module as `from days.");
+    expect(result.status).toBe("fixed");
+    expect(patch).toContain("+    while day <= last:");
+    expect(patch).toContain("+    return [d for d in days_until(start, last) if d not in off]");
+    // The comment of the function the model rewrote without it is kept.
+    expect(patch).not.toContain("-    # `last` is inclusive");
   });
 
   it("proposes the smaller of two plausible rewrites, whichever came first", async () => {

@@ -26,8 +26,31 @@ export function bashFunctions(file: string, text: string): FunctionInfo[] {
   return found;
 }
 
+/** How the prompts speak of bash: its functions' headers as the module summary. */
+const toyPrompts: Language["prompts"] = {
+  syntax: {
+    lineComment: "#",
+    definition: /^\w+\s*\(\)\s*\{/,
+    nameOf: (line) => /^(\w+)\s*\(\)\s*\{/.exec(line)?.[1],
+  },
+  fence: () => "bash",
+  definitionLine: "its `name() {` line",
+  examples: {
+    debugger: "",
+    replace: 'REPLACE(lib/a.sh:3, "-lt", "-le") AND RUN',
+    add: 'ADD(lib/a.sh:3, "echo $i") AND RUN',
+  },
+  testFile: "bash test script",
+  importOf: (file) => `source ${file}`,
+  moduleSummary: (source, file) =>
+    bashFunctions(file, source)
+      .map((f) => source.split("\n")[f.startLine - 1]!)
+      .join("\n"),
+  constructors: () => [],
+};
+
 class ToyRuntime implements Runtime {
-  readonly language = { id: "toy", name: "Toy", testRunner: "bash" };
+  readonly language = { id: "toy", name: "Toy", testRunner: "bash", prompts: toyPrompts };
   readonly files = toy.files;
   private traces = 0;
 
@@ -142,6 +165,7 @@ export const toy: Language = {
   id: "toy",
   name: "Toy",
   testRunner: "bash",
+  prompts: toyPrompts,
   detect: ({ names }) => (names.includes("Toyfile") ? 1 : 0),
   environment: {
     images: { label: "org.example.toy", versions: ["1"], tagSuffix: "-v" },

@@ -6,6 +6,7 @@ import { parseJsExperiment } from "./experiment.js";
 import { jsFiles } from "./files.js";
 import { NODE_IMAGE_PREFIX, NODE_LABEL } from "./images.js";
 import { JS_NAMES } from "./names.js";
+import { JS_PROMPTS } from "./prompt-words.js";
 import { chooseNode, DEFAULT_NODE } from "./node-version.js";
 import { jsTestSelection } from "./runner/detect.js";
 import { createJsRuntime } from "./runtime.js";
@@ -49,6 +50,7 @@ const majorOf = (release: string) => release.split(".")[0]!;
 /** JavaScript and TypeScript on Node: Jest, Vitest, Mocha and node:test; the second language behind the port. */
 export const javascript: Language = {
   ...JS_NAMES,
+  prompts: JS_PROMPTS,
   // Below Python's markers: a Python project with a package.json for its docs stays Python.
   detect: ({ names }) => (names.some((n) => JS_MARKERS.test(n)) ? 0.9 : 0),
   environment: {

@@ -28,6 +28,7 @@ import { observeJs, runTrace, type TestCommand } from "./observe.js";
 import { jsFiles } from "./files.js";
 import { functionsOf } from "./outline.js";
 import { JS_NAMES } from "./names.js";
+import { JS_PROMPTS } from "./prompt-words.js";
 import { isJavaScriptSource, parseSource, syntaxErrors } from "./parse.js";
 import { planRun, type Selection } from "./runner/command.js";
 import { detectRunner, type RunnerCommand } from "./runner/detect.js";
@@ -96,7 +97,7 @@ export function createJsRuntime(sandbox: Sandbox, options: RuntimeOptions = {}):
 }
 
 class JsRuntime implements Runtime {
-  readonly language = JS_NAMES;
+  readonly language = { ...JS_NAMES, prompts: JS_PROMPTS };
   readonly files = jsFiles;
   private command: Promise<RunnerCommand> | undefined;
   private runs = 0;

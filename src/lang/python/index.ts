@@ -8,6 +8,7 @@ import { choosePython, DEPENDENCY_FILE, detectSetup, requiresPython } from "./pr
 import { createPythonRuntime } from "./runtime.js";
 import { testSelection } from "./test-command.js";
 import { PYTHON_HELPERS_DIR } from "./test-files.js";
+import { PYTHON_PROMPTS } from "./prompt-words.js";
 
 export { CANDIDATE_FAMILIES, generateCandidates } from "./candidates.js";
 export type { CandidateFamily } from "./candidates.js";
@@ -57,6 +58,7 @@ const PYTHON_MARKERS =
 /** Python and pytest: the default language, and the first behind the port. */
 export const python: Language = {
   ...PYTHON_NAMES,
+  prompts: PYTHON_PROMPTS,
   detect: ({ names }) =>
     names.some((n) => PYTHON_MARKERS.test(n)) ? 1 : names.some((n) => n.endsWith(".py")) ? 0.5 : 0,
   environment: {

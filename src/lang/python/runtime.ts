@@ -20,6 +20,7 @@ import type {
 } from "../types.js";
 import { generateCandidates } from "./candidates.js";
 import { parsePythonExperiment, PYTHON_NAMES, pythonFiles } from "./files.js";
+import { PYTHON_PROMPTS } from "./prompt-words.js";
 import { minimizeFrames } from "../frames.js";
 import {
   HELPER_FILE,
@@ -71,7 +72,7 @@ export function createPythonRuntime(sandbox: Sandbox, options: PythonRuntimeOpti
 }
 
 class SandboxPythonRuntime implements Runtime {
-  readonly language = PYTHON_NAMES;
+  readonly language = { ...PYTHON_NAMES, prompts: PYTHON_PROMPTS };
   readonly files = pythonFiles;
   private readonly python: string;
   /** Each edited file as last read (checked by hash before use). */
