@@ -125,6 +125,9 @@ interface Run {
   finish(status: Result["status"], reason: string): FixOutcome;
 }
 
+/** Time kept after the engine beyond the runs it is measured by (snapshots, reports). */
+const AFTER_ENGINE_MARGIN_MS = 10_000;
+
 /** The one function that runs a job end to end: environment, sandbox, reproduce, localize, debug, validate, audit, report. */
 export async function runFix(context: RunContext, request: FixInput): Promise<FixOutcome> {
   const { config, repoConfig, language, log } = context;
@@ -249,6 +252,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     `${reruns.reproduced.length} failing test(s) reproduced ${reruns.totalRuns}/${reruns.totalRuns} times`,
   );
 
+  const localizeStarted = Date.now();
   const localized = await localizePhase(run.sandbox, run.runtime, {
     suiteIds: run.suiteIds,
     failingTests: reproduced.failingTests,
@@ -266,7 +270,12 @@ async function repair(run: Run): Promise<FixOutcome> {
   const top = localized.suspicious[0]!;
   run.phase("localize", `top suspect ${top.file}:${top.line}${top.function ? ` (${top.function})` : ""}`);
 
-  const debugged = await debugPhase(run, reproduced, localized);
+  // After the engine, the chosen patch's coverage run (as long as localization's) and its
+  // validation again in a fresh sandbox (a suite run, and the sandbox's setup) must still fit
+  // before the job's deadline: the engine stops that much earlier.
+  const afterEngineMs =
+    Date.now() - localizeStarted + 2 * reproduced.baseline.durationMs + AFTER_ENGINE_MARGIN_MS;
+  const debugged = await debugPhase(run, reproduced, localized, afterEngineMs);
   if ("error" in debugged) return run.finish("error", debugged.error);
   return validateAndAudit(run, reproduced, debugged, localized);
 }
@@ -302,6 +311,7 @@ async function debugPhase(
   run: Run,
   reproduced: Reproduced,
   localized: Localized,
+  afterEngineMs: number,
 ): Promise<{ engineRun: EngineRun; budget: Budget } | { error: string }> {
   const { context, request, state, sandbox } = run;
   const primary = reproduced.failingTests[0]!;
@@ -335,7 +345,13 @@ async function debugPhase(
   const budget = new Budget({
     maxExperiments: context.repoConfig.max_experiments,
     maxTokens: context.config.llm.tokenBudget,
-    wallClockMs: request.wallClockMs ?? 10 * 60_000,
+    wallClockMs: Math.max(
+      0,
+      Math.min(
+        request.wallClockMs ?? 10 * 60_000,
+        request.deadline !== undefined ? request.deadline - Date.now() - afterEngineMs : Infinity,
+      ),
+    ),
   });
   const validate = makeValidator({ sandbox, runtime: run.runtime, ...validationOf(run, reproduced) });
   let engineRun: EngineRun;
