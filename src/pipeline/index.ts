@@ -128,6 +128,9 @@ interface Run {
 /** Candidates re-validated in a fresh sandbox, at most, before the job says none held. */
 const MAX_FRESH = 3;
 
+/** Time kept after the engine beyond the runs it is measured by (snapshots, reports). */
+const AFTER_ENGINE_MARGIN_MS = 10_000;
+
 /** The one function that runs a job end to end: environment, sandbox, reproduce, localize, debug, validate, audit, report. */
 export async function runFix(context: RunContext, request: FixInput): Promise<FixOutcome> {
   const { config, repoConfig, language, log } = context;
@@ -252,6 +255,7 @@ async function repair(run: Run): Promise<FixOutcome> {
     `${reruns.reproduced.length} failing test(s) reproduced ${reruns.totalRuns}/${reruns.totalRuns} times`,
   );
 
+  const localizeStarted = Date.now();
   const localized = await localizePhase(run.sandbox, run.runtime, {
     suiteIds: run.suiteIds,
     failingTests: reproduced.failingTests,
@@ -269,7 +273,12 @@ async function repair(run: Run): Promise<FixOutcome> {
   const top = localized.suspicious[0]!;
   run.phase("localize", `top suspect ${top.file}:${top.line}${top.function ? ` (${top.function})` : ""}`);
 
-  const debugged = await debugPhase(run, reproduced, localized);
+  // After the engine, the chosen patch's coverage run (as long as localization's) and its
+  // validation again in a fresh sandbox (a suite run, and the sandbox's setup) must still fit
+  // before the job's deadline: the engine stops that much earlier.
+  const afterEngineMs =
+    Date.now() - localizeStarted + 2 * reproduced.baseline.durationMs + AFTER_ENGINE_MARGIN_MS;
+  const debugged = await debugPhase(run, reproduced, localized, afterEngineMs);
   if ("error" in debugged) return run.finish("error", debugged.error);
   return validateAndAudit(run, reproduced, debugged, localized);
 }
@@ -322,6 +331,7 @@ async function debugPhase(
   run: Run,
   reproduced: Reproduced,
   localized: Localized,
+  afterEngineMs: number,
 ): Promise<{ engineRun: EngineRun; budget: Budget } | { error: string }> {
   const { context, request, state, sandbox } = run;
   const primary = reproduced.failingTests[0]!;
@@ -355,7 +365,13 @@ async function debugPhase(
   const budget = new Budget({
     maxExperiments: context.repoConfig.max_experiments,
     maxTokens: context.config.llm.tokenBudget,
-    wallClockMs: request.wallClockMs ?? 10 * 60_000,
+    wallClockMs: Math.max(
+      0,
+      Math.min(
+        request.wallClockMs ?? 10 * 60_000,
+        request.deadline !== undefined ? request.deadline - Date.now() - afterEngineMs : Infinity,
+      ),
+    ),
   });
   const validate = makeValidator({
     sandbox,

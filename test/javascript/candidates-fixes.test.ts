@@ -284,6 +284,26 @@ const CASES: FixCase[] = [
     fixedLine: "const data = await fetchData();",
   },
   {
+    name: "await on another object's async method",
+    family: "missing-await",
+    source: `
+      export class Node {
+        constructor(child) {
+          this.child = child;
+        }
+        async total() {
+          if (!this.child) return 1;
+          const below = this.child.total();
+          return below + 1;
+        }
+      }
+    `,
+    path: "src/node.js",
+    at: "const below = this.child.total()",
+    check: "return (await new m.Node(new m.Node()).total()) === 2;",
+    fixedLine: "const below = await this.child.total();",
+  },
+  {
     name: "substring",
     family: "slice-bounds",
     source: `

@@ -45,6 +45,31 @@ const CASES: LeaveAlone[] = [
     at: "a && b",
   },
   {
+    name: "no await on a method name that a synchronous method of the file also has",
+    family: "missing-await",
+    source: `
+      export class Store {
+        async load() {
+          return 1;
+        }
+        size() {
+          return 0;
+        }
+      }
+      export class Cache {
+        load() {
+          return 2;
+        }
+        async warm(store) {
+          const n = store.load();
+          return n + store.size();
+        }
+      }
+    `,
+    path: "src/store.js",
+    at: "const n = store.load()",
+  },
+  {
     name: "a slice without bounds has none to move",
     family: "slice-bounds",
     source: "export const copy = (xs: number[]) => xs.slice();\n",

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { parseJsCiLog } from "../../src/lang/javascript/ci-log.js";
-import { linesCovered } from "../../src/lang/javascript/coverage.js";
+import { linesCovered, linesCoveredPerTest } from "../../src/lang/javascript/coverage.js";
 import { jsFiles } from "../../src/lang/javascript/files.js";
 import { javascript } from "../../src/lang/javascript/language.js";
 import { planRun } from "../../src/lang/javascript/runner/command.js";
@@ -110,6 +110,15 @@ describe("planRun", () => {
     const plan = planRun(command, { paths: [], titlePaths: [] }, { ...base, coverageDir: "/tmp/c" });
     expect(plan.argv).toContain("test/");
     expect(plan.argv).toContain("--coverageProvider=v8");
+  });
+
+  it("runs Jest through our per-test coverage runner only when asked, without Jest's own coverage", () => {
+    const command = detectRunner({ packageJson: pkg({ test: "jest" }), names: [] });
+    const runner = "--testRunner=/hypofix/helpers/jest-coverage-runner.cjs";
+    const plan = planRun(command, { paths: [], titlePaths: [] }, { ...base, perTestCoverage: true });
+    expect(plan.argv).toContain(runner);
+    expect(plan.argv).not.toContain("--coverage");
+    expect(planRun(command, { paths: [], titlePaths: [] }, base).argv).not.toContain(runner);
   });
 });
 
@@ -254,5 +263,75 @@ describe("the JavaScript language", () => {
       version: "22",
     });
     expect(choose({})).toMatchObject({ version: "20", reason: "default" });
+  });
+});
+
+describe("linesCoveredPerTest", () => {
+  // Two functions of src/f.js, each a line: `a` on line 1, `b` on line 2, module code on line 3.
+  const source = [
+    "function a() { return 1; }",
+    "function b() { return 2; }",
+    "module.exports = { a, b };",
+    "",
+  ].join("\n");
+  const offsetOf = (line: number) =>
+    source
+      .split("\n")
+      .slice(0, line - 1)
+      .join("\n").length + (line > 1 ? 1 : 0);
+  const whole = { startOffset: 0, endOffset: source.length, count: 1 };
+  /** A cut in which `ran` of the two functions ran and the module's top level ran `top` times. */
+  const cut = (file: string, test: string[] | null, ran: ("a" | "b")[], top = 0, prefix = 0) =>
+    JSON.stringify({
+      file,
+      test,
+      result: [
+        {
+          url: "file:///work/src/f.js",
+          functions: [
+            { ranges: [{ ...whole, startOffset: prefix, endOffset: prefix + source.length, count: top }] },
+            ...(["a", "b"] as const).map((fn, i) => ({
+              ranges: [
+                {
+                  startOffset: prefix + offsetOf(i + 1),
+                  endOffset: prefix + offsetOf(i + 2) - 1,
+                  count: ran.includes(fn) ? 1 : 0,
+                },
+              ],
+            })),
+          ],
+        },
+      ],
+      ...(prefix ? { "source-map-cache": { "file:///work/src/f.js": { lineLengths: [], prefix } } } : {}),
+    });
+  const input = { root: "/work", counts: (f: string) => f === "src/f.js", source: () => source };
+
+  it("gives each test its own cut plus what its file and the run ran outside any test", () => {
+    const texts = [
+      [
+        cut("*", null, [], 0),
+        cut("/work/test/a.test.js", null, [], 1),
+        cut("/work/test/a.test.js", ["A", "calls a"], ["a"]),
+        cut("/work/test/a.test.js", null, []),
+        cut("/work/test/a.test.js", ["A", "calls nothing"], []),
+      ].join("\n"),
+      // another worker: b's file, and a line cut short when the worker was killed
+      [cut("/work/test/b.test.js", ["calls b"], ["b"]), '{"file": "/work/te'].join("\n"),
+    ];
+    expect(linesCoveredPerTest(texts, input)).toEqual({
+      "test/a.test.js::A > calls a": { "src/f.js": [1, 3] },
+      "test/a.test.js::A > calls nothing": { "src/f.js": [3] },
+      "test/b.test.js::calls b": { "src/f.js": [2] },
+    });
+  });
+
+  it("reads offsets past the module wrapper a runner put before the first line", () => {
+    const texts = [cut("/work/test/a.test.js", ["calls b"], ["b"], 0, 40)];
+    expect(linesCoveredPerTest(texts, input)).toEqual({ "test/a.test.js::calls b": { "src/f.js": [2] } });
+    // read without the wrapper's length, the same offsets would name the wrong line
+    const unshifted = texts[0]!.replace(/,"source-map-cache":\{[^}]*\}\}/, "");
+    expect(linesCoveredPerTest([unshifted], input)).not.toEqual({
+      "test/a.test.js::calls b": { "src/f.js": [2] },
+    });
   });
 });

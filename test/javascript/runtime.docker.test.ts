@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { NO_EXCEPTION } from "../../src/lang/experiment.js";
@@ -55,6 +56,11 @@ afterAll(async () => {
   await removeImages([image]);
 });
 
+/** The test runs the runtime logged: how many runner starts a step took. */
+const runs: string[] = [];
+const log = pino({ level: "debug" }, { write: (line: string) => void runs.push(line) });
+const runnerStarts = () => runs.filter((line) => line.includes('"msg":"js test run"')).length;
+
 async function withRuntime<T>(
   project: string,
   use: (runtime: Runtime, sandbox: Sandbox) => Promise<T>,
@@ -66,7 +72,7 @@ async function withRuntime<T>(
     support: javascript.sandbox,
   });
   try {
-    return await use(javascript.createRuntime(sandbox, { workingDirectory: project }), sandbox);
+    return await use(javascript.createRuntime(sandbox, { workingDirectory: project, log }), sandbox);
   } finally {
     await sandbox.dispose();
   }
@@ -75,12 +81,13 @@ async function withRuntime<T>(
 const FAILING = "test/invoice.test.%s::volume discount > gives 10% from ten items on";
 const PASSING = "test/invoice.test.%s::line amount > prices a line";
 
+// Jest and Mocha cut every test's coverage out of one run; the others run each test alone.
 describe.each([
-  { project: "jest", ext: "js", bugLine: 4, amountLine: 9 },
-  { project: "mocha", ext: "js", bugLine: 4, amountLine: 9 },
-  { project: "vitest", ext: "ts", bugLine: 8, amountLine: 13 },
-  { project: "node-test", ext: "ts", bugLine: 8, amountLine: 13 },
-])("$project", ({ project, ext, bugLine, amountLine }) => {
+  { project: "jest", ext: "js", bugLine: 4, amountLine: 9, coverageRuns: 1 },
+  { project: "mocha", ext: "js", bugLine: 4, amountLine: 9, coverageRuns: 1 },
+  { project: "vitest", ext: "ts", bugLine: 8, amountLine: 13, coverageRuns: 3 },
+  { project: "node-test", ext: "ts", bugLine: 8, amountLine: 13, coverageRuns: 3 },
+])("$project", ({ project, ext, bugLine, amountLine, coverageRuns }) => {
   const failing = `${project}/${FAILING.replace("%s", ext)}`;
   const passing = `${project}/${PASSING.replace("%s", ext)}`;
   const source = `${project}/src/invoice.${ext}`;
@@ -107,7 +114,9 @@ describe.each([
       expect(missing.errors.join("\n")).toMatch(/was not found/);
 
       // Per-test lines of the source a person reads (TypeScript's, through the source maps).
+      const before = runnerStarts();
       const coverage = await runtime.coverage([failing, passing]);
+      expect(runnerStarts() - before).toBe(coverageRuns);
       expect(coverage.outcomes).toEqual({ [failing]: "failed", [passing]: "passed" });
       expect(coverage.perTest[failing]?.[source]).toContain(bugLine);
       expect(coverage.perTest[failing]?.[source]).not.toContain(amountLine);
@@ -118,13 +127,13 @@ describe.each([
       // Vitest prints the received zero as `+0` (Object.is equality tells +0 from -0).
       expect(evidence?.comparison).toMatchObject({ left: expect.stringMatching(/^\+?0$/), right: "0.1" });
 
-      const before = await sandbox.readFile(source);
+      const original = await sandbox.readFile(source);
       const fixed = await runtime.observe(failing, `REPLACE(${source}:${bugLine}, ">", ">=") AND RUN`);
       expect(fixed).toMatchObject({ kind: "edit", observation: NO_EXCEPTION });
       const still = await runtime.observe(failing, `REPLACE(${source}:${bugLine}, "0.1", "0.2") AND RUN`);
       expect(still.kind).toBe("edit");
       expect(still.observation).not.toBe(NO_EXCEPTION);
-      expect(await sandbox.readFile(source)).toBe(before);
+      expect(await sandbox.readFile(source)).toBe(original);
 
       const probe = await runtime.observe(failing, `b ${source}:${bugLine} ;; c ;; p quantity`);
       // The runtime's debugger joins the runner's own command for the one test (observe.ts).

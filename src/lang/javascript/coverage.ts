@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { eachMapping, TraceMap, type SourceMapInput } from "@jridgewell/trace-mapping";
 import { z } from "zod";
 import type { LineCoverage } from "../types.js";
+import { splitTestId, testId } from "./runner/ids.js";
 
 /*
  * Lines a test executed, from V8's precise coverage (NODE_V8_COVERAGE): each script's block
@@ -22,8 +23,23 @@ const v8Schema = z.object({
     }),
   ),
   "source-map-cache": z
-    .record(z.string(), z.object({ lineLengths: z.array(z.number()).nullish(), data: z.unknown() }))
+    .record(
+      z.string(),
+      z.object({
+        lineLengths: z.array(z.number()).nullish(),
+        data: z.unknown().optional(),
+        /** Characters a runner put before the file's first line (Jest's module wrapper). */
+        prefix: z.number().optional(),
+      }),
+    )
     .optional(),
+});
+/** One cut of coverage-preload.cjs's per-test mode: what ran in `file` since the last cut. */
+const snapshotSchema = v8Schema.extend({
+  /** The test file; `*` for every test of the run. */
+  file: z.string(),
+  /** The test's title path, or null for what belongs to every test of `file`. */
+  test: z.array(z.string()).nullable(),
 });
 const istanbulSchema = z.record(
   z.string(),
@@ -34,6 +50,8 @@ const istanbulSchema = z.record(
 );
 
 type Range = z.infer<typeof rangeSchema>;
+type V8Report = z.infer<typeof v8Schema>;
+type Maps = NonNullable<V8Report["source-map-cache"]>;
 
 /** Whether the innermost range holding `offset` ran (V8's nested ranges override their parents). */
 function ranAt(ranges: Range[], offset: number): boolean {
@@ -80,15 +98,19 @@ function repoPath(root: string, url: string): string | undefined {
   return rel.startsWith("..") || rel.split("/").includes("node_modules") ? undefined : rel;
 }
 
-/** The lines executed in one process's coverage file (the text NODE_V8_COVERAGE wrote). */
-function linesOfV8(text: string, input: CoverageInput, out: Map<string, Set<number>>): void {
-  const report = v8Schema.parse(JSON.parse(text));
-  const maps = report["source-map-cache"] ?? {};
+/** The lines executed in one process's coverage (a NODE_V8_COVERAGE file, or a per-test cut). */
+function linesOfV8(
+  report: Pick<V8Report, "result">,
+  maps: Maps,
+  input: CoverageInput,
+  out: Map<string, Set<number>>,
+): void {
   for (const script of report.result) {
     const generated = repoPath(input.root, script.url);
     if (!generated) continue;
     const ranges = script.functions.flatMap((f) => f.ranges);
     const cached = maps[script.url];
+    const prefix = cached?.prefix ?? 0;
     if (cached?.data && cached.lineLengths) {
       const starts = [0];
       for (const len of cached.lineLengths) starts.push(starts.at(-1)! + len + 1);
@@ -103,15 +125,15 @@ function linesOfV8(text: string, input: CoverageInput, out: Map<string, Set<numb
         const file = repoPath(input.root, m.source);
         if (!file || !input.counts(file)) return;
         const start = starts[m.generatedLine - 1];
-        if (start !== undefined && ranAt(ranges, start + m.generatedColumn))
-          addLine(out, file, m.originalLine);
+        const column = m.generatedColumn + (m.generatedLine === 1 ? prefix : 0);
+        if (start !== undefined && ranAt(ranges, start + column)) addLine(out, file, m.originalLine);
       });
       continue;
     }
     if (!input.counts(generated)) continue;
     const text = input.source(generated);
     if (text === undefined) continue;
-    let offset = 0;
+    let offset = prefix;
     text.split("\n").forEach((line, i) => {
       const indent = line.length - line.trimStart().length;
       const code = line.trim();
@@ -127,7 +149,10 @@ export function linesCovered(
   input: CoverageInput,
 ): LineCoverage {
   const out = new Map<string, Set<number>>();
-  for (const text of files.v8 ?? []) linesOfV8(text, input, out);
+  for (const text of files.v8 ?? []) {
+    const report = v8Schema.parse(JSON.parse(text));
+    linesOfV8(report, report["source-map-cache"] ?? {}, input, out);
+  }
   if (files.istanbul) {
     for (const [abs, entry] of Object.entries(istanbulSchema.parse(JSON.parse(files.istanbul)))) {
       const file = repoPath(input.root, abs);
@@ -136,8 +161,55 @@ export function linesCovered(
         if (count > 0 && entry.statementMap[id]) addLine(out, file, entry.statementMap[id].start.line);
     }
   }
+  return sorted(out);
+}
+
+function sorted(out: Map<string, Set<number>>): LineCoverage {
   const coverage: LineCoverage = {};
   for (const [file, lines] of [...out].sort(([a], [b]) => a.localeCompare(b)))
     coverage[file] = [...lines].sort((a, b) => a - b);
   return coverage;
+}
+
+/**
+ * The lines each test executed in one run cut per test (coverage-preload.cjs's per-test mode,
+ * `texts` its JSON-lines files): a test's own cut, plus what its file ran outside any test
+ * (loading its modules, hooks shared by its tests) and what the run ran before any test, as the
+ * test would have run alone. Keyed by test id; a test with no cut of its own is left out.
+ */
+export function linesCoveredPerTest(texts: string[], input: CoverageInput): Record<string, LineCoverage> {
+  const snapshots = texts.flatMap((text) =>
+    text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .flatMap((line) => {
+        try {
+          return [snapshotSchema.parse(JSON.parse(line))];
+        } catch {
+          return []; // a line cut short by a killed worker
+        }
+      }),
+  );
+  // Maps are given once per script and process; the same file has the same map in every process.
+  const maps: Maps = Object.assign({}, ...snapshots.map((s) => s["source-map-cache"] ?? {}));
+  const fileOf = (file: string) => (file === "*" ? file : repoPath(input.root, file));
+  const shared = new Map<string, Map<string, Set<number>>>();
+  const own = new Map<string, Map<string, Set<number>>>();
+  for (const snapshot of snapshots) {
+    const file = fileOf(snapshot.file);
+    if (file === undefined) continue;
+    const key = snapshot.test ? testId(file, snapshot.test) : file;
+    const into = snapshot.test ? own : shared;
+    let lines = into.get(key);
+    if (!lines) into.set(key, (lines = new Map()));
+    linesOfV8(snapshot, maps, input, lines);
+  }
+  const perTest: Record<string, LineCoverage> = {};
+  for (const [id, lines] of own) {
+    const out = new Map<string, Set<number>>();
+    for (const part of [lines, shared.get(splitTestId(id).file), shared.get("*")])
+      for (const [file, set] of part ?? []) for (const line of set) addLine(out, file, line);
+    perTest[id] = sorted(out);
+  }
+  return perTest;
 }

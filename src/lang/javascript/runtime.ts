@@ -21,7 +21,7 @@ import {
   type TestRun,
 } from "../types.js";
 import { candidatesFor } from "./candidates/index.js";
-import { linesCovered } from "./coverage.js";
+import { linesCovered, linesCoveredPerTest } from "./coverage.js";
 import { evidenceFrom, toFailureEvidence } from "./evidence/index.js";
 import { parseJsExperiment } from "./experiment.js";
 import { observeJs, runTrace, type TestCommand } from "./observe.js";
@@ -49,6 +49,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const GRACE_MS = 15_000;
 const REPORT_BYTES = 64 * 1024 * 1024;
 const COVERAGE_PRELOAD = "coverage-preload.cjs";
+/** Runners whose hook cuts the coverage per test in one run (coverage-preload.cjs's per-test mode). */
+const PER_TEST_RUNNERS = new Set<RunnerCommand["runner"]>(["jest", "mocha"]);
 /** Where reports and coverage go: outside the work tree, one folder per runtime. */
 const SCRATCH_ROOT = "/tmp/hypofix-js";
 
@@ -153,7 +155,7 @@ class JsRuntime implements Runtime {
   private async run(
     selection: Selection,
     options: RunOptions | undefined,
-    coverage?: { dir: string },
+    coverage?: { dir: string; perTest?: boolean },
   ): Promise<{
     tests: ReportedTest[];
     errors: string[];
@@ -163,12 +165,13 @@ class JsRuntime implements Runtime {
   }> {
     const command = await this.runner();
     const out = `${this.scratch}/report-${++this.runs}.json`;
-    const jestCoverage = coverage && command.runner === "jest";
+    const jestCoverage = coverage && !coverage.perTest && command.runner === "jest";
     if (coverage) await this.sandbox.exec(["mkdir", "-p", coverage.dir], { timeoutMs: 15_000 });
     const plan = planRun(command, selection, {
       out,
       helpersDir: this.sandbox.helpersDir,
       ...(jestCoverage ? { coverageDir: coverage.dir } : {}),
+      ...(coverage?.perTest ? { perTestCoverage: true } : {}),
     });
     await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     const timeoutMs = this.timeout(options);
@@ -176,7 +179,7 @@ class JsRuntime implements Runtime {
       cwd: this.wd,
       env: this.env({
         ...plan.env,
-        ...(coverage && !jestCoverage ? this.coverageEnv(command, plan.env, coverage.dir) : {}),
+        ...(coverage && !jestCoverage ? this.coverageEnv(command, plan.env, coverage) : {}),
       }),
       timeoutMs: timeoutMs + GRACE_MS,
     });
@@ -223,19 +226,21 @@ class JsRuntime implements Runtime {
   /**
    * How a run collects V8 coverage into `dir`: Node's own NODE_V8_COVERAGE, which keeps the
    * source maps of the modules Node loads (tsx, ts-node); for Vitest, whose modules Node never
-   * loads itself, our preload (helpers/coverage-preload.cjs) keeps their inline maps instead.
+   * loads itself, our preload (helpers/coverage-preload.cjs) keeps their inline maps instead;
+   * per test in one run, the preload cut at every test by the runner's hook.
    */
   private coverageEnv(
     command: RunnerCommand,
     env: Record<string, string>,
-    dir: string,
+    coverage: { dir: string; perTest?: boolean },
   ): Record<string, string> {
-    if (command.runner !== "vitest") return { NODE_V8_COVERAGE: dir };
+    if (command.runner !== "vitest" && !coverage.perTest) return { NODE_V8_COVERAGE: coverage.dir };
     const preload = `--require=${this.sandbox.helpersDir}/${COVERAGE_PRELOAD}`;
     return {
       NODE_OPTIONS: [env.NODE_OPTIONS, preload].filter(Boolean).join(" "),
-      HYPOFIX_COVERAGE_DIR: dir,
+      HYPOFIX_COVERAGE_DIR: coverage.dir,
       HYPOFIX_COVERAGE_ROOT: this.sandbox.workdir,
+      ...(coverage.perTest ? { HYPOFIX_COVERAGE_PER_TEST: "1" } : {}),
     };
   }
 
@@ -251,8 +256,17 @@ class JsRuntime implements Runtime {
     return { paths: [...paths], titlePaths };
   }
 
-  async runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
-    const raw = await this.run(this.selection(ids), options);
+  runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
+    return this.testsOf(ids, options);
+  }
+
+  /** The tests of `ids` from one run, collecting coverage cut per test into `coverage.dir` when asked. */
+  private async testsOf(
+    ids: string[],
+    options: RunOptions | undefined,
+    coverage?: { dir: string; perTest: true },
+  ): Promise<TestRun> {
+    const raw = await this.run(this.selection(ids), options, coverage);
     const named = ids.filter((id) => id.includes("::"));
     let tests = raw.tests;
     const errors = [...raw.errors];
@@ -279,52 +293,98 @@ class JsRuntime implements Runtime {
   }
 
   async coverage(ids: string[] = [], options?: RunOptions): Promise<CoverageReport> {
-    const listed = await this.runTests(ids, options);
     const perTest: CoverageReport["perTest"] = {};
     const outcomes: CoverageReport["outcomes"] = {};
     const failures: NonNullable<CoverageReport["failures"]> = {};
     const sources = new Map<string, string>();
-    // The runner's own config files (vitest.config.ts) run too, but are not the code under test.
-    const counts = (file: string) =>
-      jsFiles.isSourceFile(file) && !jsFiles.isTestFile(file) && !jsFiles.isBuildFile(file.toLowerCase());
+    // Jest and Mocha cut the coverage at each test in one run; a test with no cut (another
+    // test runner configured, a worker that died) and the other runners' tests run alone.
+    const oneRun = PER_TEST_RUNNERS.has((await this.runner()).runner);
+    const listed = oneRun
+      ? await this.coverageInOneRun(ids, options, perTest, sources)
+      : await this.runTests(ids, options);
     for (const test of listed.tests) {
       outcomes[test.id] = test.outcome;
       if (test.failure) failures[test.id] = test.failure;
-      if (test.outcome === "skipped") continue;
-      const dir = `${this.scratch}/coverage-${++this.runs}`;
-      const run = await this.run(this.selection([test.id]), options, { dir });
-      const ran = run.tests.find((t) => t.id === test.id);
-      if (ran) outcomes[test.id] = ran.outcome;
-      const dumped = await this.sandbox.exec(["node", "-e", DUMP_COVERAGE, dir, this.sandbox.workdir], {
-        timeoutMs: 60_000,
-        maxOutputBytes: REPORT_BYTES,
-      });
-      await this.sandbox.exec(["rm", "-rf", dir], { timeoutMs: 15_000 });
-      let files: { v8?: string[]; istanbul?: string } = {};
-      try {
-        files = JSON.parse(dumped.stdout) as typeof files;
-      } catch {
-        continue; // no coverage for this test: it maps no line
-      }
-      const wanted = await this.missingSources(files, sources, counts);
-      for (const [file, text] of Object.entries(wanted)) sources.set(file, text);
-      perTest[test.id] = linesCovered(files, {
-        root: this.sandbox.workdir,
-        counts,
-        source: (file) => sources.get(file),
-      });
+      if (test.outcome === "skipped" || perTest[test.id]) continue;
+      const alone = await this.coverageAlone(test.id, options, sources);
+      if (alone.outcome) outcomes[test.id] = alone.outcome;
+      if (alone.lines) perTest[test.id] = alone.lines;
     }
     const covered = [...new Set(Object.values(perTest).flatMap((c) => Object.keys(c)))];
     const functions = (await this.readFiles(covered)).flatMap(([file, text]) => this.functionsIn(file, text));
     return { perTest, outcomes, functions, failures };
   }
 
+  /** The runner's own config files (vitest.config.ts) run too, but are not the code under test. */
+  private readonly counts = (file: string) =>
+    jsFiles.isSourceFile(file) && !jsFiles.isTestFile(file) && !jsFiles.isBuildFile(file.toLowerCase());
+
+  /** The coverage files a run left in `dir` (read, then removed). */
+  private async coverageFiles(
+    dir: string,
+  ): Promise<{ v8?: string[]; istanbul?: string; perTest?: string[] }> {
+    const dumped = await this.sandbox.exec(["node", "-e", DUMP_COVERAGE, dir, this.sandbox.workdir], {
+      timeoutMs: 60_000,
+      maxOutputBytes: REPORT_BYTES,
+    });
+    await this.sandbox.exec(["rm", "-rf", dir], { timeoutMs: 15_000 });
+    try {
+      return JSON.parse(dumped.stdout) as { v8?: string[]; istanbul?: string; perTest?: string[] };
+    } catch {
+      return {};
+    }
+  }
+
+  /** The tests of `ids` run once, their coverage cut per test into `perTest`. */
+  private async coverageInOneRun(
+    ids: string[],
+    options: RunOptions | undefined,
+    perTest: CoverageReport["perTest"],
+    sources: Map<string, string>,
+  ): Promise<TestRun> {
+    const dir = `${this.scratch}/coverage-${++this.runs}`;
+    const run = await this.testsOf(ids, options, { dir, perTest: true });
+    const files = await this.coverageFiles(dir);
+    const texts = files.perTest ?? [];
+    for (const [file, text] of Object.entries(await this.missingSources({ v8: texts }, sources)))
+      sources.set(file, text);
+    const cut = linesCoveredPerTest(texts, {
+      root: this.sandbox.workdir,
+      counts: this.counts,
+      source: (file) => sources.get(file),
+    });
+    for (const test of run.tests) if (cut[test.id]) perTest[test.id] = cut[test.id]!;
+    return run;
+  }
+
+  /** One test run alone with coverage: its outcome and lines, when it reported them. */
+  private async coverageAlone(
+    id: string,
+    options: RunOptions | undefined,
+    sources: Map<string, string>,
+  ): Promise<{ outcome?: TestRun["tests"][number]["outcome"]; lines?: CoverageReport["perTest"][string] }> {
+    const dir = `${this.scratch}/coverage-${++this.runs}`;
+    const run = await this.run(this.selection([id]), options, { dir });
+    const ran = run.tests.find((t) => t.id === id);
+    const files = await this.coverageFiles(dir);
+    if (!files.v8 && !files.istanbul) return ran ? { outcome: ran.outcome } : {};
+    for (const [file, text] of Object.entries(await this.missingSources(files, sources)))
+      sources.set(file, text);
+    const lines = linesCovered(files, {
+      root: this.sandbox.workdir,
+      counts: this.counts,
+      source: (file) => sources.get(file),
+    });
+    return { ...(ran ? { outcome: ran.outcome } : {}), lines };
+  }
+
   /** The texts of the repository's plain scripts a coverage file names and we have not read yet. */
   private async missingSources(
     files: { v8?: string[] },
     have: Map<string, string>,
-    counts: (file: string) => boolean,
   ): Promise<Record<string, string>> {
+    const counts = this.counts;
     const urls = new Set<string>();
     for (const text of files.v8 ?? [])
       for (const m of text.matchAll(/"url":"file:\/\/([^"]+)"/g)) urls.add(m[1]!);
@@ -552,6 +612,7 @@ const DUMP_COVERAGE = [
   "for (const n of names) {",
   "  const text = fs.readFileSync(dir + '/' + n, 'utf8');",
   "  if (n === 'coverage-final.json') { out.istanbul = text; continue; }",
+  "  if (n.endsWith('.jsonl')) { (out.perTest ||= []).push(text); continue; }",
   "  if (!n.endsWith('.json')) continue;",
   "  const cov = JSON.parse(text); const maps = cov['source-map-cache'] || {};",
   "  const kept = { result: cov.result.filter((s) => own(s.url)), 'source-map-cache': {} };",

@@ -4,7 +4,8 @@ import type { JsRunner, RunnerCommand } from "./detect.js";
  * The argv of one run of a project's test runner, from its command (detect.ts): the suite or
  * some tests by file and title path, with the runner's structured report written to `out`
  * (Jest's and Vitest's JSON, our Mocha and node:test reporters from the helper bundle), and
- * for a coverage run Jest's own V8 coverage (the others are read from NODE_V8_COVERAGE).
+ * for a coverage run Jest's own V8 coverage (the others are read from NODE_V8_COVERAGE), or
+ * our runner that cuts the preload's coverage at every test.
  */
 
 export interface Selection {
@@ -21,6 +22,8 @@ export interface RunPlan {
 
 export const MOCHA_REPORTER = "mocha-reporter.cjs";
 export const NODE_TEST_REPORTER = "node-test-reporter.mjs";
+/** Jest's runner that cuts the preload's coverage per test (helpers/jest-coverage-runner.cjs). */
+export const JEST_COVERAGE_RUNNER = "jest-coverage-runner.cjs";
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
@@ -41,7 +44,13 @@ const fullNames = (titlePaths: string[][]) =>
 export function planRun(
   command: RunnerCommand,
   selection: Selection,
-  options: { out: string; helpersDir: string; coverageDir?: string },
+  options: {
+    out: string;
+    helpersDir: string;
+    coverageDir?: string;
+    /** Jest: run with the runner that cuts coverage per test (the preload collects it). */
+    perTestCoverage?: boolean;
+  },
 ): RunPlan {
   const selecting = selection.paths.length > 0;
   // The script's own files and folders give way to the selection.
@@ -62,6 +71,7 @@ export function planRun(
           "--coverageReporters=json",
           `--coverageDirectory=${options.coverageDir}`,
         );
+      if (options.perTestCoverage) own.push(`--testRunner=${options.helpersDir}/${JEST_COVERAGE_RUNNER}`);
       if (selecting) own.push("--runTestsByPath", ...selection.paths);
       if (titled.length > 0) own.push("-t", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own], env };

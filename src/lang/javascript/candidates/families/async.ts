@@ -39,8 +39,38 @@ function returnsPromise(call: ts.CallExpression, ctx: Context): boolean {
     }
   }
   return (
-    PROMISE_CALLS.test(ctx.seg(callee).replace(/\s+/g, "")) || ctx.scopes.kindOfExpression(call) === "promise"
+    PROMISE_CALLS.test(ctx.seg(callee).replace(/\s+/g, "")) ||
+    ctx.scopes.kindOfExpression(call) === "promise" ||
+    (ts.isPropertyAccessExpression(callee) && methodNames(ctx.file).get(callee.name.text) === true)
   );
+}
+
+const methodNamesOf = new WeakMap<ts.SourceFile, Map<string, boolean>>();
+
+/**
+ * The method names of the file's classes and object literals, each true when every method of
+ * that name is async: `other.run(...)` on an object of unknown type most likely calls this
+ * file's async `run` when no method of that name here is synchronous (a class handing work to
+ * another instance of itself, a router to its mounted router).
+ */
+function methodNames(file: ts.SourceFile): Map<string, boolean> {
+  let names = methodNamesOf.get(file);
+  if (names) return names;
+  const found = new Map<string, boolean>();
+  const visit = (n: ts.Node): void => {
+    if ((ts.isMethodDeclaration(n) || ts.isPropertyDeclaration(n)) && n.name && ts.isIdentifier(n.name)) {
+      const fn = ts.isPropertyDeclaration(n) ? n.initializer : n;
+      if (!ts.isPropertyDeclaration(n) || (fn && ts.isFunctionLike(fn))) {
+        const async =
+          !!fn && hasModifier(fn, ts.SyntaxKind.AsyncKeyword) && !(fn as ts.MethodDeclaration).asteriskToken;
+        found.set(n.name.text, (found.get(n.name.text) ?? true) && async);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(file);
+  methodNamesOf.set(file, (names = found));
+  return names;
 }
 
 /** A function whose body returns `new Promise(...)` or `x.then(...)`: a thenable. */
