@@ -65,7 +65,11 @@ def kind_class(gen, name, node):
     """"container", "text", "scalar", "bool" or None: what the name holds, as far as known."""
     b = gen.m.visible(node, node.lineno).get(name)
     kind = b.kind if b is not None else None
-    if kind == "bool":
+    fn = gen.m.enclosing_function(node) if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node
+    flag = fn is not None and any(
+        arg == name and isinstance(d, ast.Constant) and isinstance(d.value, bool) for arg, d in param_defaults(fn)
+    )
+    if kind == "bool" or flag or gen.type_near(name, node) == "bool":
         return "bool"
     if kind in NUMERIC:
         return "scalar"
@@ -88,6 +92,8 @@ def tests_of(gen, fn, name, node, limit=4):
     cls = kind_class(gen, name, node)
     if may_be_none(gen, fn, name, node) or cls is None:
         out += [f"{name} is None", f"{name} is not None"]
+    if cls == "bool":
+        out = [f"not {name}", name]
     if cls in ("container", "text", "bool", None):
         out += [f"not {name}", name]
     own = by_name.get(name, [])
