@@ -207,7 +207,24 @@ const generated = dedent(`
           self.size = size
 `);
 
+const crowded = dedent(`
+  import re
+
+
+  def pick(a, b=None, c=0, d="", e=False, f=(), g=1.5):
+      h = a + c
+      if h > 3 and re.search(r"^(\\w+)-(\\d*)\\.([a-z]+)?$", d):
+          return b
+      return g
+`);
+
 const alone: LeaveAloneCase[] = [
+  {
+    name: "crowded",
+    source: crowded,
+    lines: [lineOf(crowded, "if h > 3"), lineOf(crowded, "return b")],
+    forbidden: () => undefined,
+  },
   {
     name: "notpatterns",
     source: notPatterns,
@@ -248,6 +265,18 @@ describe("repair candidates for the shapes of real projects' bugs", () => {
       await bench.expectLeftAlone(c);
     });
   }
+
+  it("keeps each new family's candidates bounded however many names, parameters and pattern parts there are", async () => {
+    const all = await bench.expectLeftAlone(alone.find((c) => c.name === "crowded")!);
+    const count = (family: string) => all.filter((k) => k.family === family).length;
+    expect(count("changed-pattern")).toBeGreaterThan(0);
+    expect(count("changed-pattern")).toBeLessThanOrEqual(12);
+    expect(count("missing-alternative")).toBeGreaterThan(0);
+    // 16 added conjuncts and disjuncts, and up to 4 conjuncts from the body's subscripts (conditions.py).
+    expect(count("missing-condition") + count("missing-alternative")).toBeLessThanOrEqual(16 + 4);
+    expect(count("missing-edge-case")).toBeGreaterThan(0);
+    expect(count("missing-edge-case")).toBeLessThanOrEqual(6 * 4);
+  });
 
   it("orders a pattern's edits by the evidence: the edit that changes what the failing test's strings match comes first", async () => {
     const c = fixes.find((f) => f.name === "slug")!;

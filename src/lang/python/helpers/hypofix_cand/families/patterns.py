@@ -48,6 +48,8 @@ def changed_pattern(gen, call):
     if body is None:
         return
     pattern = literal.value
+    if flags & re.VERBOSE or re.match(r"\(\?[aiLmsux]*x", pattern):
+        return  # whitespace and comments are not what they seem in a verbose pattern
     try:
         tokens = tokenize(pattern)
         old = re.compile(pattern, flags)
