@@ -68,6 +68,11 @@ const fees = dedent(`
       return 5
 `);
 
+const admins = dedent(`
+  def active(users, include_admins=False):
+      return [u for u in users if not u.startswith("admin")]
+`);
+
 const initials = dedent(`
   def initials(name):
       parts = name.split(" ")
@@ -168,6 +173,19 @@ const fixes: FixCase[] = [
           assert fee(50, True) == 0
     `,
     fix: ["if amount > 100:", "if amount > 100 or member:"],
+  },
+  {
+    name: "admins", // a comprehension's filter missing an alternative
+    family: "missing-alternative",
+    source: admins,
+    lines: [lineOf(admins, "return")],
+    test: `
+      from prog.admins import active
+      def test_admins():
+          assert active(["bob", "admin1"]) == ["bob"]
+          assert active(["bob", "admin1"], include_admins=True) == ["bob", "admin1"]
+    `,
+    fix: ['if not u.startswith("admin")]', 'if (not u.startswith("admin") or include_admins)]'],
   },
   {
     name: "initials", // an edge case without its early return: an empty name

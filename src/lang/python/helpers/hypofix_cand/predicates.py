@@ -7,6 +7,7 @@ an early return.
 import ast
 
 from .kinds import NUMERIC, type_class
+from .scopes import Binding
 
 
 def literal_comparisons(gen, fn):
@@ -111,15 +112,31 @@ def tests_of(gen, fn, name, node, limit=4):
     return seen[:limit]
 
 
-def names_near(gen, unit, fn, first=()):
-    """Parameters and locals bound before `unit` in `fn` (not self or cls, not module names), the
-    names in `first` first, then the function's parameters, then the other locals."""
-    visible = gen.m.visible(unit, unit.lineno)
+def names_near(gen, node, fn, first=()):
+    """Parameters and locals a reader at `node` in `fn` sees (not self or cls, not module names),
+    the names in `first` first, then the function's parameters, then the other locals; inside a
+    comprehension its own variables first of all."""
+    visible = dict(gen.m.visible(node, node.lineno))
+    own = comprehension_names(gen, node)
+    for name in own:
+        visible[name] = Binding(name, node.lineno, "comprehension")
     module = gen.m.module_scope.names
-    ok = lambda n: n in visible and n not in ("self", "cls") and visible[n].role in ("param", "local", "loop") and visible[n] is not module.get(n)
+    ok = lambda n: n in visible and n not in ("self", "cls") and visible[n].role in ("param", "local", "loop", "comprehension") and visible[n] is not module.get(n)
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
     out = []
-    for n in list(first) + params + sorted(visible, key=lambda k: -visible[k].line):
+    for n in own + list(first) + params + sorted(visible, key=lambda k: -visible[k].line):
         if ok(n) and n not in out:
             out.append(n)
+    return out
+
+
+def comprehension_names(gen, node):
+    """The names the comprehensions around `node` bind, innermost first."""
+    out = []
+    n = gen.m.parent.get(node)
+    while n is not None and not isinstance(n, ast.stmt):
+        if isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            for g in n.generators:
+                out += [t.id for t in ast.walk(g.target) if isinstance(t, ast.Name) and t.id not in out]
+        n = gen.m.parent.get(n)
     return out

@@ -47,7 +47,7 @@ RULES = (
     Rule(STATEMENT, None, ("missing-guard",), statements.missing_guard),
     Rule(STATEMENT, None, ("missing-copy",), statements.missing_copy),
     Rule(STATEMENT, None, ("missing-condition",), conditions.missing_condition),
-    Rule(STATEMENT, (ast.If, ast.While), ("missing-condition", "missing-alternative"), junctions.added_junction),
+    Rule(STATEMENT, None, ("missing-condition", "missing-alternative"), junctions.added_junction),
     Rule(STATEMENT, None, ("extended-expression",), statements.missing_clamp),
     Rule(STATEMENT, None, ("missing-call",), statements.missing_call),
     Rule(FUNCTION, None, ("mutable-default",), functions.mutable_default),

@@ -1,11 +1,13 @@
-"""missing-condition and missing-alternative: an `if` or `while` whose condition lacks a conjunct
-(`if a:` where `if a and x is not None:` is meant) or a disjunct (`if a or not x:`), the added
-test built from the names in scope (predicates.tests_of).
+"""missing-condition and missing-alternative: a condition (of an `if`, a `while`, a conditional
+expression, a comprehension's filter) that lacks a conjunct (`if a:` where `if a and x is not
+None:` is meant) or a disjunct (`if a or not x:`), the added test built from the names in scope
+(predicates.tests_of).
 """
 
 import ast
 
 from ..predicates import names_near, tests_of
+from .conditions import condition_tests
 from ..text import in_backticks, short
 from ..units import names_in
 
@@ -16,23 +18,31 @@ MAX_CANDIDATES = 16
 
 
 def added_junction(gen, unit):
-    if not isinstance(unit, (ast.If, ast.While)) or isinstance(unit.test, ast.Constant):
-        return
     fn = gen.m.enclosing_function(unit)
     if fn is None:
         return
-    test = unit.test
+    for test in condition_tests(gen, unit):
+        if test is getattr(unit, "value", None) and isinstance(unit, ast.Return):
+            continue  # a returned boolean is a value, not a branch to widen or narrow
+        if not isinstance(test, ast.Constant):
+            added_to(gen, unit, fn, test)
+
+
+def added_to(gen, unit, fn, test):
     text = gen.src.seg(test)
     in_test = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)]
-    in_body = [n.id for stmt in unit.body[:3] for n in ast.walk(stmt) if isinstance(n, ast.Name)]
-    names = names_near(gen, unit, fn, first=in_test + in_body)[:MAX_NAMES]
+    body = unit.body[:3] if isinstance(unit, (ast.If, ast.While)) and test is unit.test else []
+    in_body = [n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)]
+    names = names_near(gen, test, fn, first=in_test + in_body)[:MAX_NAMES]
     loose = isinstance(test, (ast.IfExp, ast.Lambda, ast.NamedExpr))
     as_and = "(" + text + ")" if loose or isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else text
     as_or = "(" + text + ")" if loose else text
+    # Inside a conditional expression or a comprehension the edited test sits among other code.
+    wrap = (lambda t: "(" + t + ")") if not isinstance(gen.m.parent.get(test), (ast.If, ast.While)) else (lambda t: t)
     count = 0
     for rank, name in enumerate(names):
-        for k, cond in enumerate(tests_of(gen, fn, name, unit, MAX_TESTS)):
-            if cond in text:
+        for k, cond in enumerate(tests_of(gen, fn, name, test, MAX_TESTS)):
+            if tested_already(gen, cond, test):
                 continue
             prior = 2.6 + 0.15 * rank + 0.05 * k
             read = name in in_test
@@ -41,13 +51,34 @@ def added_junction(gen, unit):
             present = cond.endswith(" is not None") or cond == name
             if present or not read:
                 conj = cond + " and " + as_and if read else as_and + " and " + cond
-                claim = f"The condition at line {unit.lineno} misses a case: {in_backticks(short(text))} should also require {in_backticks(cond)}."
-                gen.replace("missing-condition", prior, test, conj, claim, names=names_in(test) + [name])
+                claim = f"The condition at line {test.lineno} misses a case: {in_backticks(short(text))} should also require {in_backticks(cond)}."
+                gen.replace("missing-condition", prior, test, wrap(conj), claim, names=names_in(test) + [name])
                 count += 1
             if not present or not read:
                 disj = cond + " or " + as_or if read else as_or + " or " + cond
-                claim = f"The condition at line {unit.lineno} misses an alternative: {in_backticks(short(text))} should also hold when {in_backticks(cond)}."
-                gen.replace("missing-alternative", prior + 0.1, test, disj, claim, names=names_in(test) + [name])
+                claim = f"The condition at line {test.lineno} misses an alternative: {in_backticks(short(text))} should also hold when {in_backticks(cond)}."
+                gen.replace("missing-alternative", prior + 0.1, test, wrap(disj), claim, names=names_in(test) + [name])
                 count += 1
             if count >= MAX_CANDIDATES:
                 return
+
+
+def tested_already(gen, cond, test):
+    """Whether `cond`, or its negation, is a part of the condition already: the same comparison,
+    or the same name tested for truth (`x` in `x and y` or `not x`, not in `x.strip()`)."""
+    try:
+        wanted = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return True
+    if isinstance(wanted, ast.UnaryOp) and isinstance(wanted.op, ast.Not):
+        wanted = wanted.operand
+    shape = ast.dump(wanted)
+    for n in ast.walk(test):
+        if ast.dump(n) != shape:
+            continue
+        parent = gen.m.parent.get(n)
+        if isinstance(n, ast.Compare) or n is test or isinstance(parent, ast.BoolOp):
+            return True
+        if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+            return True
+    return False
