@@ -74,7 +74,7 @@ def changed_pattern(gen, call):
         scored.append((tier, on_hints + on_tests if tier < 2 else 0, order, new, why))
     scored.sort(key=lambda s: (s[0], s[1], s[2]))
     for rank, (tier, _count, _order, new, why) in enumerate(scored[:MAX_PER_PATTERN]):
-        text = new_literal(literal, body, new)
+        text = new_literal(body, new)
         if text is None:
             continue
         claim = f"The regular expression {in_backticks(short(repr(pattern)))} at line {literal.lineno} {why}: it should be {in_backticks(short(repr(new)))}."
@@ -202,7 +202,7 @@ def literal_body(gen, literal):
     return prefix, quote, raw
 
 
-def new_literal(literal, body, pattern):
+def new_literal(body, pattern):
     """The literal for `pattern` in the old one's style (made raw when it gains a backslash)."""
     prefix, quote, raw = body
     if "\\" in pattern and not raw:
