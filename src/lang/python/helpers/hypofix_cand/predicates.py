@@ -47,11 +47,22 @@ def may_be_none(gen, fn, name, node):
         shown = ast.dump(a.annotation) if a.arg == name and a.annotation is not None else ""
         if "Optional" in shown or "value=None" in shown:
             return True
-    for n in gen.own_nodes(fn):
-        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) and n.value.value is None:
-            if any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
-                return True
-    return gen.type_near(name, node) == "NoneType"
+    return name in none_assigned(gen, fn) or gen.type_near(name, node) == "NoneType"
+
+
+def none_assigned(gen, fn):
+    """The names a function assigns None to (`x = None`), cached."""
+    cache = gen.__dict__.setdefault("_predicates", {})
+    key = ("none_assigned", id(fn))
+    if key not in cache:
+        cache[key] = {
+            t.id
+            for n in gen.own_nodes(fn)
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) and n.value.value is None
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+    return cache[key]
 
 
 def param_defaults(fn):

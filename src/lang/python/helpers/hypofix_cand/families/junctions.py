@@ -72,13 +72,18 @@ def tested_already(gen, cond, test):
         return True
     if isinstance(wanted, ast.UnaryOp) and isinstance(wanted.op, ast.Not):
         wanted = wanted.operand
-    shape = ast.dump(wanted)
-    for n in ast.walk(test):
-        if ast.dump(n) != shape:
-            continue
-        parent = gen.m.parent.get(n)
-        if isinstance(n, ast.Compare) or n is test or isinstance(parent, ast.BoolOp):
-            return True
-        if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
-            return True
-    return False
+    return ast.dump(wanted) in tested_parts(gen, test)
+
+
+def tested_parts(gen, test):
+    """ast.dump of each comparison of the condition and of each part tested for truth; cached."""
+    cache = gen.__dict__.setdefault("_tested_parts", {})
+    if id(test) not in cache:
+        parts = set()
+        for n in ast.walk(test):
+            parent = gen.m.parent.get(n)
+            negated = isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+            if isinstance(n, ast.Compare) or n is test or isinstance(parent, ast.BoolOp) or negated:
+                parts.add(ast.dump(n))
+        cache[id(test)] = parts
+    return cache[id(test)]

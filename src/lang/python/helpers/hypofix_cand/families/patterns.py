@@ -161,30 +161,43 @@ def compiled_named(gen, node, name, cls):
     places = []
     fn = gen.m.enclosing_function(node)
     if cls is None and fn is not None:
-        places.append(list(gen.own_nodes(fn)))
+        places.append(fn)
     if cls is not None:
-        places.append(cls.body)
-    places.append(gen.m.tree.body)
-    for nodes in places:
-        for n in nodes:
-            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
-                continue
-            if n.targets[0].id != name:
-                continue
-            value = n.value
-            if is_str(value):
-                return value, 0
-            if (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Attribute)
-                and isinstance(value.func.value, ast.Name)
-                and value.func.value.id in MODULES
-                and value.func.attr == "compile"
-                and value.args
-                and is_str(value.args[0])
-            ):
-                return value.args[0], flags_of(value, 1)
+        places.append(cls)
+    places.append(gen.m.tree)
+    for place in places:
+        found = patterns_bound(gen, place).get(name)
+        if found is not None:
+            return found
     return None
+
+
+def patterns_bound(gen, place):
+    """{name: (literal, flags)} of the patterns and strings a function, class body or module
+    assigns to a plain name, first assignment kept; cached."""
+    cache = gen.__dict__.setdefault("_patterns_bound", {})
+    if id(place) in cache:
+        return cache[id(place)]
+    nodes = gen.own_nodes(place) if isinstance(place, (ast.FunctionDef, ast.AsyncFunctionDef)) else place.body
+    out = {}
+    for n in nodes:
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            continue
+        value = n.value
+        if is_str(value):
+            out.setdefault(n.targets[0].id, (value, 0))
+        elif (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id in MODULES
+            and value.func.attr == "compile"
+            and value.args
+            and is_str(value.args[0])
+        ):
+            out.setdefault(n.targets[0].id, (value.args[0], flags_of(value, 1)))
+    cache[id(place)] = out
+    return out
 
 
 def literal_body(gen, literal):
