@@ -25,6 +25,7 @@ function hintsOf(evidence: FailureEvidence | undefined): {
   keys?: string[];
   attributes?: string[];
   exceptions?: string[];
+  values?: string[];
 } {
   // The key or attribute that was missing is a hint too: the code that stored the value may
   // have used another name for it than the code (or the test) that reads it.
@@ -40,8 +41,13 @@ function hintsOf(evidence: FailureEvidence | undefined): {
   ];
   // The type that escaped: an `except` clause naming another type is a candidate to change.
   const raised = evidence?.exception?.type;
+  // The values the failing assertion compared (reprs): the strings a pattern should (not) match,
+  // the value an edge case should return.
+  const cmp = evidence?.comparison;
+  const values = cmp ? [cmp.left, cmp.right] : [];
   return {
     ...(keys.length > 0 ? { keys } : {}),
+    ...(values.length > 0 ? { values } : {}),
     ...(raised ? { exceptions: [raised] } : {}),
     ...(attributes.length > 0 ? { attributes: [...new Set(attributes)] } : {}),
   };

@@ -227,10 +227,12 @@ export interface CandidateRequest {
    * KeyError's key or the keys a dict held at runtime, `attributes` an object's attributes
    * (AttributeError), `names` variables seen in the failing frame, `exceptions` the type
    * raised or the one the test expected (for `except` clauses and `raise`), `types` the runtime
-   * types of the names at the lines the failing test ran (edits that do not fit them are dropped).
+   * types of the names at the lines the failing test ran (edits that do not fit them are dropped),
+   * `values` the reprs the failing assertion compared.
    */
   hints?: {
     names?: string[];
+    values?: string[];
     keys?: string[];
     attributes?: string[];
     exceptions?: string[];

@@ -32,6 +32,7 @@ const SOURCES = [
   .concat(
     "def clean(text):\n    text.strip()\n    return text\n",
     "def add(item, items=[]):\n    items.append(item)\n    return items\n",
+    'import re\n\n\ndef word(text):\n    return re.match(r"[a-z]+", text)\n',
   );
 
 describe("candidate families: one registry, read by TypeScript", () => {

@@ -5,7 +5,7 @@ unit up to the budget.
 import ast
 
 from .generator import Generator
-from .imports import file_keys, foreign_facts, imported_files
+from .imports import file_keys, foreign_facts, imported_files, parsed_files, test_facts
 from .registry import on_function, on_statement
 from .scopes import Module
 from .text import Source
@@ -23,7 +23,9 @@ def generate(text, lines, span, hints, budget, root=None, file=None, tests=None)
         module.foreign_attributes, module.foreign_functions, foreign, module.foreign_keys = foreign_facts(
             imported_files(tree, root, file)
         )
-        module.test_keys = file_keys(tests or [], root)
+        trees = list(parsed_files(tests or [], root))
+        module.test_keys = file_keys(trees)
+        module.test_strings, module.test_calls = test_facts(trees)
         # Exception classes imported from the repository are raised here under their imported names.
         module.exception_inits.update({name: params for name, params in foreign.items() if name in module.imports})
     gen = Generator(module, hints)

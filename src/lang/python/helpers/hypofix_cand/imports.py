@@ -43,9 +43,8 @@ def imported_files(tree, root, file):
     return found[:MAX_IMPORTED_FILES]
 
 
-def file_keys(paths, root):
-    """String keys (Module._key_nodes) used in these repository files; unreadable ones are skipped."""
-    keys = set()
+def parsed_files(paths, root):
+    """The trees of these repository files (relative to root); unreadable ones are skipped."""
     real_root = os.path.realpath(root) + os.sep
     for rel in paths[:MAX_IMPORTED_FILES]:
         path = os.path.realpath(os.path.join(root, rel))
@@ -55,12 +54,47 @@ def file_keys(paths, root):
             if os.path.getsize(path) > MAX_IMPORTED_BYTES:
                 continue
             with open(path, encoding="utf-8-sig") as fh:
-                tree = ast.parse(fh.read())
+                yield ast.parse(fh.read())
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
+
+
+def file_keys(trees):
+    """String keys (Module._key_nodes) used in these trees."""
+    keys = set()
+    for tree in trees:
         for node in ast.walk(tree):
             keys.update(k.value for k in Module._key_nodes(node))
     return keys
+
+
+MAX_TEST_STRINGS = 200
+
+
+def test_facts(trees):
+    """What the failing tests' files hold as evidence: their short string literals (what a pattern
+    is matched against), and the literal arguments of their calls by callee name ({name: [[repr
+    of each positional argument, or None]]})."""
+    strings = []
+    calls = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and 0 < len(node.value) <= 200:
+                if node.value not in strings and len(strings) < MAX_TEST_STRINGS:
+                    strings.append(node.value)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                if name is not None and len(calls.get(name, ())) < 20:
+                    calls.setdefault(name, []).append([_literal(a) for a in node.args])
+    return strings, calls
+
+
+def _literal(node):
+    try:
+        return repr(ast.literal_eval(node))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def foreign_facts(paths):

@@ -11,7 +11,7 @@ src/lang/python/candidate-families.json (a test checks that copy is current).
 import ast
 from collections import namedtuple
 
-from .families import bounds, calls, conditions, exceptions, functions, literals, names, operators, statements
+from .families import bounds, calls, conditions, edges, exceptions, functions, junctions, literals, names, operators, patterns, statements
 
 EXPRESSION, STATEMENT, FUNCTION = "expression", "statement", "function"
 
@@ -35,6 +35,7 @@ RULES = (
     Rule(EXPRESSION, ast.Call, ("missing-argument",), calls.missing_argument),
     Rule(EXPRESSION, ast.Call, ("extra-argument",), calls.extra_argument),
     Rule(EXPRESSION, ast.Call, ("swapped-arguments",), calls.swapped_arguments),
+    Rule(EXPRESSION, ast.Call, ("changed-pattern",), patterns.changed_pattern),
     Rule(STATEMENT, None, ("negated-condition",), conditions.negated_condition),
     Rule(STATEMENT, None, ("over-broad-condition", "missing-condition"), conditions.truthiness),
     Rule(STATEMENT, None, ("extended-expression",), statements.extended_expression),
@@ -46,6 +47,7 @@ RULES = (
     Rule(STATEMENT, None, ("missing-guard",), statements.missing_guard),
     Rule(STATEMENT, None, ("missing-copy",), statements.missing_copy),
     Rule(STATEMENT, None, ("missing-condition",), conditions.missing_condition),
+    Rule(STATEMENT, None, ("missing-condition", "missing-alternative"), junctions.added_junction),
     Rule(STATEMENT, None, ("extended-expression",), statements.missing_clamp),
     Rule(STATEMENT, None, ("missing-call",), statements.missing_call),
     Rule(FUNCTION, None, ("mutable-default",), functions.mutable_default),
@@ -53,6 +55,7 @@ RULES = (
     Rule(FUNCTION, None, ("missing-reset",), functions.missing_reset),
     Rule(FUNCTION, None, ("missing-append",), functions.missing_append),
     Rule(FUNCTION, None, ("missing-init",), functions.missing_init),
+    Rule(FUNCTION, None, ("missing-edge-case",), edges.missing_edge_case),
 )
 
 EXPRESSION_RULES = tuple(r for r in RULES if r.at == EXPRESSION)

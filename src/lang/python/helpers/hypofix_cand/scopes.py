@@ -88,6 +88,8 @@ class Module:
         self.exception_inits = {}  # exception classes defined here or imported: exception_inits
         self.foreign_keys = set()  # string keys the repository modules this one imports from use
         self.test_keys = set()  # string keys the failing tests' files use
+        self.test_strings = []  # short string literals of the failing tests' files
+        self.test_calls = {}  # {callee name: [[repr of each literal positional argument, or None]]} in them
         self._regions = None
         self._visible = {}
         for node in ast.walk(tree):
