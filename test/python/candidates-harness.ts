@@ -24,6 +24,8 @@ export interface FixCase {
   lines: number[];
   /** The fix as a text replacement in the buggy source (first occurrence). */
   fix: [string, string];
+  /** Pass the case's test file to the generator as the failing tests' file. */
+  withTests?: boolean;
 }
 
 /** A module on which no candidate may do what `forbidden` detects. */
@@ -107,7 +109,10 @@ export class CandidateBench {
   async expectFixed(c: FixCase): Promise<RepairCandidate[]> {
     expect(c.source.includes(c.fix[0]), `${c.name}: fix text not in source`).toBe(true);
     const wanted = c.source.replace(c.fix[0], c.fix[1]);
-    const all = await this.candidates(c.name, { lines: c.lines });
+    const all = await this.candidates(c.name, {
+      lines: c.lines,
+      ...(c.withTests ? { tests: [`tests/test_${c.name}.py`] } : {}),
+    });
     const match = all.find((k) => k.family === c.family && applyEdits(c.source, k.edits).source === wanted);
     expect(
       match,

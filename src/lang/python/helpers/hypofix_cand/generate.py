@@ -24,6 +24,7 @@ def generate(text, lines, span, hints, budget, root=None, file=None, tests=None)
             imported_files(tree, root, file)
         )
         module.test_keys = file_keys(tests or [], root)
+        module.test_paths = (root, tests or [])
         # Exception classes imported from the repository are raised here under their imported names.
         module.exception_inits.update({name: params for name, params in foreign.items() if name in module.imports})
     gen = Generator(module, hints)

@@ -43,9 +43,8 @@ def imported_files(tree, root, file):
     return found[:MAX_IMPORTED_FILES]
 
 
-def file_keys(paths, root):
-    """String keys (Module._key_nodes) used in these repository files; unreadable ones are skipped."""
-    keys = set()
+def repository_trees(paths, root):
+    """The syntax trees of these repository files (relative to root); unreadable ones are skipped."""
     real_root = os.path.realpath(root) + os.sep
     for rel in paths[:MAX_IMPORTED_FILES]:
         path = os.path.realpath(os.path.join(root, rel))
@@ -58,6 +57,13 @@ def file_keys(paths, root):
                 tree = ast.parse(fh.read())
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
+        yield tree
+
+
+def file_keys(paths, root):
+    """String keys (Module._key_nodes) used in these repository files; unreadable ones are skipped."""
+    keys = set()
+    for tree in repository_trees(paths, root):
         for node in ast.walk(tree):
             keys.update(k.value for k in Module._key_nodes(node))
     return keys
