@@ -67,12 +67,18 @@ def every_occurrence(gen, unit):
 
 
 def wrappers(gen):
-    """{function: how sure} of the functions that take one value: the names the module imports or
-    defines that it calls elsewhere on exactly one argument (0), then the module's own functions
-    of one required parameter it never calls (1), cached."""
+    """{function: (how sure, its parameter's name)} of the functions that take one value: the names
+    the module imports or defines that it calls elsewhere on exactly one argument (0), then the
+    module's own functions of one required parameter that it never calls so (1), cached."""
     cached = gen.__dict__.get("_wrappers")
     if cached is not None:
         return cached
+    params = {}
+    for name, f in gen.m.functions.items():
+        args = f.args
+        positional = list(args.posonlyargs) + list(args.args)
+        if len(positional) - len(args.defaults) == 1 and not name.startswith("test"):
+            params[name] = positional[0].arg
     found = {}
     for n in ast.walk(gen.m.tree):
         if not (isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords):
@@ -80,17 +86,21 @@ def wrappers(gen):
         root = n.func
         while isinstance(root, ast.Attribute):
             root = root.value
-        if isinstance(root, ast.Name) and root.id not in BUILTIN_NAMES and (root.id in gen.m.imports or root.id in gen.m.functions):
+        if isinstance(root, ast.Name) and root.id not in BUILTIN_NAMES and (root.id in gen.m.imports or root.id in params):
             text = gen.src.seg(n.func)
-            if "\n" not in text and text not in COPIERS and (root.id in gen.m.imports or text in gen.m.functions):
-                found.setdefault(text, 0)
-    for name, f in gen.m.functions.items():
-        args = f.args
-        required = len(args.posonlyargs) + len(args.args) - len(args.defaults)
-        if required == 1 and not name.startswith("test"):
-            found.setdefault(name, 1)
+            if "\n" not in text and text not in COPIERS and (root.id in gen.m.imports or text in params):
+                found.setdefault(text, (0, params.get(text)))
+    for name, param in params.items():
+        found.setdefault(name, (1, param))
     gen.__dict__["_wrappers"] = found
     return found
+
+
+def named_alike(text, param):
+    """Whether a value's name and a function's parameter name say the same thing (`code`, `raw_code`)."""
+    word = text.split(".")[-1].lower()
+    param = (param or "").lower()
+    return bool(param) and (word == param or min(len(word), len(param)) >= 3 and (param in word or word in param))
 
 
 def value_position(gen, node):
@@ -121,13 +131,20 @@ def wrapped_expression(gen, node):
     outer = gen.src.seg(parent.func) if isinstance(parent, ast.Call) else None
     # Wrappers the enclosing statement already calls are likeliest (`clean(a) == b`, not `clean(b)`).
     used = set(gen.src.seg(n.func) for n in ast.walk(gen.unit) if isinstance(n, ast.Call)) if gen.unit is not None else set()
-    options = [(sure, w) for w, sure in wrappers(gen).items() if w != fn.name and w != outer]
-    # Stable: otherwise in the module's order. A function the statement already calls is likeliest.
-    ranked = sorted(options, key=lambda o: (o[1] not in used, o[0]))
-    for i, (sure, wrapper) in enumerate(ranked[:MAX_WRAPPERS]):
-        if sure and i > 0:
-            break  # one guess at most from a function never called here
+    options = []
+    for wrapper, (sure, param) in wrappers(gen).items():
+        if wrapper in (fn.name, outer):
+            continue
+        # What speaks for a wrapper: the statement calls it already (`clean(a) == b`, not `clean(b)`),
+        # its parameter is named like the value, the module calls it on one value elsewhere.
+        signs = (wrapper in used, named_alike(text, param), sure == 0)
+        if any(signs):
+            options.append((tuple(not s for s in signs), wrapper))
+    options.sort()
+    for i, (signs, wrapper) in enumerate(options[:MAX_WRAPPERS]):
+        if i > 0 and signs[0] and signs[1]:
+            break  # a second guess only when the statement or the name speaks for it
         new = f"{wrapper}({text})"
-        prior = (2.6 if wrapper in used else 2.9 if not sure else 3.3) + 0.1 * i
+        prior = (2.6 if not signs[0] else 2.8 if not signs[1] else 3.1) + 0.1 * i
         claim = f"At line {node.lineno} {in_backticks(short(text))} is used as it came: it should go through {in_backticks(wrapper)} first, {in_backticks(short(new))}."
         gen.replace("wrapped-expression", prior, node, new, claim, names=names_in(node) + [wrapper.split(".")[-1]])
