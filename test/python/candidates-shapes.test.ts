@@ -6,7 +6,7 @@ import { CandidateBench, dedent, lineOf, type FixCase, type LeaveAloneCase } fro
 // The shapes of real projects' bugs that no single-token edit fixes: a write in the wrong
 // block, the same slip in two functions, an accumulator never filled, a copy sharing a field,
 // a member missing from a constant, a wrong name at every read, a value not passed through the
-// module's own function. Each fixes a small program of its own (host Python, local sandbox);
+// module's own function, a bound moved by the module's own unit. Each fixes a small program of its own (host Python, local sandbox);
 // two are the programs test/pipeline/offline-shapes.test.ts repairs end to end.
 
 const program = (path: string): string =>
@@ -83,6 +83,17 @@ const labels = dedent(`
 `);
 
 const codes = program("shapes-compose/codes.py");
+
+const overdue = dedent(`
+  from datetime import timedelta
+
+  GRACE = timedelta(minutes=5)
+
+
+  def is_overdue(due, now):
+      """Overdue once the grace period after the due time has passed."""
+      return now > due
+`);
 
 const fixes: FixCase[] = [
   {
@@ -203,6 +214,21 @@ const fixes: FixCase[] = [
       from prog.codes import lookup
       def test_spaced_lower_code():
           assert lookup({"AB": "alpha"}, " ab ") == "alpha"
+    `,
+  },
+  {
+    name: "overdue", // a bound extended by the module's own duration, not by a day
+    family: "extended-expression",
+    source: overdue,
+    lines: [lineOf(overdue, "return now > due")],
+    fix: ["now > due", "now > due + GRACE"],
+    test: `
+      from datetime import datetime
+      from prog.overdue import is_overdue
+      def test_within_grace():
+          assert not is_overdue(datetime(2024, 1, 1, 10, 0), datetime(2024, 1, 1, 10, 3))
+      def test_past_grace():
+          assert is_overdue(datetime(2024, 1, 1, 10, 0), datetime(2024, 1, 1, 10, 6))
     `,
   },
 ];

@@ -11,7 +11,7 @@ src/lang/python/candidate-families.json (a test checks that copy is current).
 import ast
 from collections import namedtuple
 
-from .families import accumulators, bounds, branches, calls, conditions, exceptions, functions, literals, members, names, occurrences, operators, repeated, statements
+from .families import accumulators, bounds, branches, calls, conditions, durations, exceptions, functions, literals, members, names, occurrences, operators, repeated, statements
 
 EXPRESSION, STATEMENT, FUNCTION = "expression", "statement", "function"
 
@@ -37,6 +37,7 @@ RULES = (
     Rule(EXPRESSION, ast.Call, ("swapped-arguments",), calls.swapped_arguments),
     Rule(EXPRESSION, ast.Name, ("missing-member",), members.missing_member),
     Rule(EXPRESSION, (ast.Name, ast.Attribute), ("wrapped-expression",), occurrences.wrapped_expression),
+    Rule(EXPRESSION, (ast.Name, ast.Attribute), ("extended-expression",), durations.bound_in_unit),
     Rule(STATEMENT, None, ("negated-condition",), conditions.negated_condition),
     Rule(STATEMENT, None, ("over-broad-condition", "missing-condition"), conditions.truthiness),
     Rule(STATEMENT, None, ("extended-expression",), statements.extended_expression),
