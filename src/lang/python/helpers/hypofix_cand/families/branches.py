@@ -40,12 +40,12 @@ def moved(gen, stmt, anchor, after, indent):
     line = src.lines[stmt.lineno - 1]
     text = line.strip()
     start = src.starts[stmt.lineno - 1]
-    if after and anchor.end_lineno == stmt.lineno:
-        return [(start, start + len(src.indent_of(stmt.lineno)), indent)]  # the block's last line: dedent it
     if stmt.lineno >= len(src.lines) or src.offset(stmt.lineno, stmt.col_offset) != start + len(src.indent_of(stmt.lineno)):
         return None
     if src.line_end(stmt.lineno) != src.offset(stmt.end_lineno, stmt.end_col_offset):
         return None  # a comment or another statement shares its line
+    if after and anchor.end_lineno == stmt.lineno:
+        return [(start, start + len(src.indent_of(stmt.lineno)), indent)]  # the block's last line: dedent it
     if after:
         add = gen.insert_after(anchor, [text], indent=indent)
     else:
