@@ -43,6 +43,6 @@ describe("the offline engine on real projects' bug shapes (local sandbox, real p
       expect(result.status, result.reason).toBe("fixed");
       for (const line of c.patch) expect(patch).toMatch(line);
       expect(result.patches[0]).toMatchObject({ plausible: true, testsFailed: 0, brokenTests: [] });
-    }, 120_000);
+    }, 300_000);
   }
 });
