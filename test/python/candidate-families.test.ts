@@ -10,10 +10,14 @@ const PYTHON = process.env.HYPOFIX_PYTHON ?? "/usr/bin/python3";
 
 const CHECK = fileURLToPath(new URL("./check_families.py", import.meta.url));
 
+/** The repository, and a test file whose literals name a member a constant below lacks. */
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const TESTS = ["test/fixtures/shapes-member/tests/test_files.py"];
+
 /** check_families.py on `sources`: the families proposed, and `rule family` for each undeclared one. */
 function check(sources: string[], mislabel = ""): { wrong: string[]; seen: string[] } {
   const out = execFileSync(PYTHON, ["-I", CHECK], {
-    input: JSON.stringify({ helpers: PYTHON_HELPERS_DIR, sources, mislabel }),
+    input: JSON.stringify({ helpers: PYTHON_HELPERS_DIR, sources, mislabel, root: ROOT, tests: TESTS }),
     encoding: "utf8",
   });
   return JSON.parse(out) as { wrong: string[]; seen: string[] };
@@ -33,6 +37,11 @@ const SOURCES = [
     "def clean(text):\n    text.strip()\n    return text\n",
     "def add(item, items=[]):\n    items.append(item)\n    return items\n",
     'import re\n\n\ndef word(text):\n    return re.match(r"[a-z]+", text)\n',
+    readFileSync(new URL("../fixtures/shapes-member/files.py", import.meta.url), "utf8"),
+    readFileSync(new URL("../fixtures/shapes-twice/users.py", import.meta.url), "utf8"),
+    readFileSync(new URL("../fixtures/shapes-accumulator/toc.py", import.meta.url), "utf8"),
+    readFileSync(new URL("../fixtures/shapes-compose/codes.py", import.meta.url), "utf8"),
+    readFileSync(new URL("../fixtures/shapes-branch/orders.py", import.meta.url), "utf8"),
   );
 
 describe("candidate families: one registry, read by TypeScript", () => {

@@ -244,7 +244,8 @@ describe("what repair candidates leave alone", () => {
         expect(e.line, c.claim).toBeGreaterThanOrEqual(span.start);
         expect(e.line, c.claim).toBeLessThanOrEqual(span.end);
       }
-      if (c.features.statement === "Return")
+      // An occurrence-wide swap changes every read of the name in the function, by design.
+      if (c.features.statement === "Return" && !c.claim.includes("at every read of"))
         expect(
           c.edits.every((e) => e.line === suspect),
           c.claim,

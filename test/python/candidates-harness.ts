@@ -26,6 +26,8 @@ export interface FixCase {
   fix: [string, string];
   /** Evidence the engine would pass along (hints, the failing tests' files). */
   evidence?: Pick<CandidateRequest, "hints" | "tests">;
+  /** Pass the case's test file to the generator as the failing tests' file. */
+  withTests?: boolean;
 }
 
 /** A module on which no candidate may do what `forbidden` detects. */
@@ -109,7 +111,11 @@ export class CandidateBench {
   async expectFixed(c: FixCase): Promise<RepairCandidate[]> {
     expect(c.source.includes(c.fix[0]), `${c.name}: fix text not in source`).toBe(true);
     const wanted = c.source.replace(c.fix[0], c.fix[1]);
-    const all = await this.candidates(c.name, { lines: c.lines, ...c.evidence });
+    const all = await this.candidates(c.name, {
+      lines: c.lines,
+      ...(c.withTests ? { tests: [`tests/test_${c.name}.py`] } : {}),
+      ...c.evidence,
+    });
     const match = all.find((k) => k.family === c.family && applyEdits(c.source, k.edits).source === wanted);
     expect(
       match,

@@ -52,6 +52,8 @@ def checked(gen, family, *args, **kw):
 Generator.emit = checked
 for text in request["sources"]:
     module = Module(Source(text), ast.parse(text))
+    # The failing tests' files, for the families that read their literals (missing-member).
+    module.test_paths = (request.get("root"), request.get("tests") or [])
     gen = Generator(module, {})
     for _, unit in units_of(module):
         gen.unit = unit

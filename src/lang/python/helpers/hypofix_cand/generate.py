@@ -26,6 +26,7 @@ def generate(text, lines, span, hints, budget, root=None, file=None, tests=None)
         trees = list(parsed_files(tests or [], root))
         module.test_keys = file_keys(trees)
         module.test_strings, module.test_calls = test_facts(trees)
+        module.test_trees = trees
         # Exception classes imported from the repository are raised here under their imported names.
         module.exception_inits.update({name: params for name, params in foreign.items() if name in module.imports})
     gen = Generator(module, hints)

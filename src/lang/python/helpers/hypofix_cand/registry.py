@@ -11,7 +11,7 @@ src/lang/python/candidate-families.json (a test checks that copy is current).
 import ast
 from collections import namedtuple
 
-from .families import bounds, calls, conditions, edges, exceptions, functions, junctions, literals, names, operators, patterns, statements
+from .families import accumulators, bounds, branches, calls, conditions, durations, edges, exceptions, functions, junctions, literals, members, names, occurrences, operators, patterns, repeated, statements
 
 EXPRESSION, STATEMENT, FUNCTION = "expression", "statement", "function"
 
@@ -36,6 +36,9 @@ RULES = (
     Rule(EXPRESSION, ast.Call, ("extra-argument",), calls.extra_argument),
     Rule(EXPRESSION, ast.Call, ("swapped-arguments",), calls.swapped_arguments),
     Rule(EXPRESSION, ast.Call, ("changed-pattern",), patterns.changed_pattern),
+    Rule(EXPRESSION, ast.Name, ("missing-member",), members.missing_member),
+    Rule(EXPRESSION, (ast.Name, ast.Attribute), ("wrapped-expression",), occurrences.wrapped_expression),
+    Rule(EXPRESSION, (ast.Name, ast.Attribute), ("extended-expression",), durations.bound_in_unit),
     Rule(STATEMENT, None, ("negated-condition",), conditions.negated_condition),
     Rule(STATEMENT, None, ("over-broad-condition", "missing-condition"), conditions.truthiness),
     Rule(STATEMENT, None, ("extended-expression",), statements.extended_expression),
@@ -50,12 +53,17 @@ RULES = (
     Rule(STATEMENT, None, ("missing-condition", "missing-alternative"), junctions.added_junction),
     Rule(STATEMENT, None, ("extended-expression",), statements.missing_clamp),
     Rule(STATEMENT, None, ("missing-call",), statements.missing_call),
+    Rule(STATEMENT, None, ("moved-statement",), branches.moved_statement),
+    Rule(STATEMENT, None, ("changed-identifier", "changed-attribute"), occurrences.every_occurrence),
+    Rule(STATEMENT, None, ("repeated-edit",), repeated.repeated_edit),
     Rule(FUNCTION, None, ("mutable-default",), functions.mutable_default),
     Rule(FUNCTION, None, ("missing-return",), functions.missing_return),
     Rule(FUNCTION, None, ("missing-reset",), functions.missing_reset),
     Rule(FUNCTION, None, ("missing-append",), functions.missing_append),
     Rule(FUNCTION, None, ("missing-init",), functions.missing_init),
     Rule(FUNCTION, None, ("missing-edge-case",), edges.missing_edge_case),
+    Rule(FUNCTION, None, ("missing-update",), accumulators.missing_update),
+    Rule(FUNCTION, None, ("missing-reset",), accumulators.copy_reset),
 )
 
 EXPRESSION_RULES = tuple(r for r in RULES if r.at == EXPRESSION)

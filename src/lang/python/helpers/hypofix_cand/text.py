@@ -158,6 +158,11 @@ def line_edits(old_lines, new_lines, head=0, tail=0):
         if op == "replace" and i2 - i1 == j2 - j1:
             for k in range(i2 - i1):
                 old, new = old_lines[i1 + k], new_lines[j1 + k]
+                if old.strip() == new.strip():
+                    # Only the indentation changes, which REPLACE cannot say: the line goes and comes back.
+                    edits.append({"op": "DEL", "line": i1 + k + 1, "old": old.strip()})
+                    edits.append({"op": "ADD", "line": i1 + k + 1, "stmt": new})
+                    continue
                 fragment, replacement = narrow(old, new)
                 edits.append({"op": "REPLACE", "line": i1 + k + 1, "old": fragment, "new": replacement})
             continue
