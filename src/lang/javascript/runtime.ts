@@ -29,7 +29,7 @@ import { jsFiles } from "./files.js";
 import { functionsOf } from "./outline.js";
 import { JS_NAMES } from "./names.js";
 import { isJavaScriptSource, parseSource, syntaxErrors } from "./parse.js";
-import { planRun, type Selection } from "./runner/command.js";
+import { planRun, type RunLimits, type Selection } from "./runner/command.js";
 import { detectRunner, type RunnerCommand } from "./runner/detect.js";
 import { splitTestId } from "./runner/ids.js";
 import { parseReport, type ReportedTest } from "./runner/report.js";
@@ -153,6 +153,7 @@ class JsRuntime implements Runtime {
     selection: Selection,
     options: RunOptions | undefined,
     coverage?: { dir: string },
+    inOrder = false,
   ): Promise<{
     tests: ReportedTest[];
     errors: string[];
@@ -168,6 +169,7 @@ class JsRuntime implements Runtime {
       out,
       helpersDir: this.sandbox.helpersDir,
       ...(jestCoverage ? { coverageDir: coverage.dir } : {}),
+      ...this.limits(options, inOrder),
     });
     await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     const timeoutMs = this.timeout(options);
@@ -238,22 +240,38 @@ class JsRuntime implements Runtime {
     };
   }
 
-  /** The selection of some ids: files and folders alone, or tests by file and title path. */
+  /** The runner's per-test limit and ordering of a run (RunOptions.testTimeoutMs, `before`). */
+  private limits(options: RunOptions | undefined, inOrder: boolean): RunLimits {
+    return {
+      ...(options?.testTimeoutMs !== undefined ? { testTimeoutMs: options.testTimeoutMs } : {}),
+      ...(inOrder ? { inOrder } : {}),
+    };
+  }
+
+  /**
+   * The selection of some ids: files and folders alone, or tests by file and title path, in
+   * the order given (files keep the order of their first test). A file alone among them runs whole.
+   */
   private selection(ids: string[]): Selection {
     const paths = new Set<string>();
     const titlePaths: string[][] = [];
+    let whole = false;
     for (const id of ids) {
       const { file, titlePath } = splitTestId(id);
       paths.add(path.posix.relative(this.wd, file) || ".");
       if (titlePath.length > 0) titlePaths.push(titlePath);
+      else whole = true;
     }
-    return { paths: [...paths], titlePaths };
+    return { paths: [...paths], titlePaths: whole ? [] : titlePaths };
   }
 
   async runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
-    const raw = await this.run(this.selection(ids), options);
+    const before = precedingTests(ids, options);
+    const raw = await this.run(this.selection([...before, ...ids]), options, undefined, before.length > 0);
     const named = ids.filter((id) => id.includes("::"));
-    let tests = raw.tests;
+    // The tests run first are not reported (RunOptions.before).
+    const first = new Set(before);
+    let tests = raw.tests.filter((t) => !first.has(t.id));
     const errors = [...raw.errors];
     if (named.length > 0 && named.length === ids.length) {
       // A name pattern may select more than asked: only the tests asked for.
@@ -279,6 +297,7 @@ class JsRuntime implements Runtime {
 
   async coverage(ids: string[] = [], options?: RunOptions): Promise<CoverageReport> {
     const listed = await this.runTests(ids, options);
+    const before = precedingTests(ids, options);
     const perTest: CoverageReport["perTest"] = {};
     const outcomes: CoverageReport["outcomes"] = {};
     const failures: NonNullable<CoverageReport["failures"]> = {};
@@ -291,7 +310,9 @@ class JsRuntime implements Runtime {
       if (test.failure) failures[test.id] = test.failure;
       if (test.outcome === "skipped") continue;
       const dir = `${this.scratch}/coverage-${++this.runs}`;
-      const run = await this.run(this.selection([test.id]), options, { dir });
+      // The tests run first share the process's coverage: their lines count as the test's.
+      const first = before.filter((id) => id !== test.id);
+      const run = await this.run(this.selection([...first, test.id]), options, { dir }, first.length > 0);
       const ran = run.tests.find((t) => t.id === test.id);
       if (ran) outcomes[test.id] = ran.outcome;
       const dumped = await this.sandbox.exec(["node", "-e", DUMP_COVERAGE, dir, this.sandbox.workdir], {
@@ -393,7 +414,8 @@ class JsRuntime implements Runtime {
     testId: string,
     options?: RunOptions & { lines?: { file: string; line: number }[] },
   ): Promise<FailureEvidence | undefined> {
-    const raw = await this.run(this.selection([testId]), options);
+    const before = precedingTests([testId], options);
+    const raw = await this.run(this.selection([...before, testId]), options, undefined, before.length > 0);
     const test = raw.tests.find((t) => t.id === testId);
     if (!test?.error) return undefined;
     const frame =
@@ -433,7 +455,7 @@ class JsRuntime implements Runtime {
     if (!parsed.ok) return done("invalid", parsed.error);
     const exp = parsed.experiment;
     if (exp.kind === "edit") return this.editAndRun(testId, exp.edits, options, done);
-    const command = await this.testCommand(testId);
+    const command = await this.testCommand(testId, options);
     return observeJs(
       { sandbox: this.sandbox, command: () => command, timeoutMs: this.timeout(options) },
       testId,
@@ -488,22 +510,22 @@ class JsRuntime implements Runtime {
     }
   }
 
-  async trace(testId: string, file: string, qualname: string): Promise<BlockTrace> {
-    const command = await this.testCommand(testId);
-    return runTrace(
-      this.sandbox,
-      command,
-      { file, qualname, testId },
-      { timeoutMs: this.timeout(undefined) },
-    );
+  async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {
+    const command = await this.testCommand(testId, options);
+    return runTrace(this.sandbox, command, { file, qualname, testId }, { timeoutMs: this.timeout(options) });
   }
 
-  /** The runner's command for exactly one test, as `run` starts it, for the inspector helper to join. */
-  private async testCommand(testId: string): Promise<TestCommand> {
+  /**
+   * The runner's command for one test (after the tests to run first), as `run` starts it, for
+   * the inspector helper to join: the helper watches the whole process, those tests included.
+   */
+  private async testCommand(testId: string, options: RunOptions | undefined): Promise<TestCommand> {
     const command = await this.runner();
-    const plan = planRun(command, this.selection([testId]), {
+    const before = precedingTests([testId], options);
+    const plan = planRun(command, this.selection([...before, testId]), {
       out: `${this.scratch}/observe-${randomUUID()}.json`,
       helpersDir: this.sandbox.helpersDir,
+      ...this.limits(options, before.length > 0),
     });
     await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     return { argv: ["sh", "-c", shellLine(plan.argv, command.globs)], env: this.env(plan.env), cwd: this.wd };
@@ -538,6 +560,12 @@ class JsRuntime implements Runtime {
     if (errors.length > 0) return `it does not parse as TypeScript: ${errors[0]!.message}`;
     return /\b(test|it)\s*\(/.test(source) ? undefined : "it defines no test (no test(...) or it(...) call)";
   }
+}
+
+/** The tests to run first for `ids` (RunOptions.before), less those asked for themselves. */
+function precedingTests(ids: string[], options: RunOptions | undefined): string[] {
+  const asked = new Set(ids);
+  return (options?.before ?? []).filter((id) => !asked.has(id));
 }
 
 /**
