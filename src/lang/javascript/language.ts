@@ -9,7 +9,7 @@ import { JS_NAMES } from "./names.js";
 import { chooseNode, DEFAULT_NODE } from "./node-version.js";
 import { jsTestSelection } from "./runner/detect.js";
 import { createJsRuntime } from "./runtime.js";
-import { detectNodeSetup, NODE_SETUP_ENV, persistCommand } from "./setup.js";
+import { detectNodeSetup, installRoot, NODE_SETUP_ENV, persistCommand } from "./setup.js";
 import { readFileSync } from "node:fs";
 
 /** The sandbox helper bundle: the runner's reporters and the command runner (helpers/). */
@@ -57,6 +57,7 @@ export const javascript: Language = {
     defaultVersion: DEFAULT_NODE,
     dependencyFile:
       /^(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|\.yarnrc(\.yml)?|\.npmrc|\.nvmrc|\.node-version|\.tool-versions|\.pnpmfile\.cjs)$/,
+    installRoot,
     versionKey: "node_version",
     chooseVersion: ({ available, fallback, configured, dependencyFiles, ciLog }) => {
       const choice = chooseNode({
