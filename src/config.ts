@@ -50,6 +50,9 @@ export function parseAllowedHosts(text: string): AllowedHost[] {
 }
 
 /** Every environment variable Hypofix reads, in one place. */
+/** The Node images' default prefix (docker/build-sandbox-node-offline.sh builds `<prefix>-node<major>`). */
+export const DEFAULT_NODE_IMAGE = "hypofix/sandbox-node:1";
+
 export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
@@ -80,6 +83,8 @@ export const envSchema = z.object({
   HYPOFIX_LLM_TOKEN_BUDGET: intFromEnv(400_000),
 
   HYPOFIX_SANDBOX_IMAGE: z.string().min(1).default("hypofix/sandbox-python:2"),
+  /** The Node images' prefix: `<prefix>-node<major>` are JavaScript's environments (lang/javascript/images.ts). */
+  HYPOFIX_NODE_IMAGE: z.string().min(1).default(DEFAULT_NODE_IMAGE),
   HYPOFIX_SANDBOX_MEMORY_MB: intFromEnv(1024),
   HYPOFIX_SANDBOX_CPUS: z.coerce.number().positive().default(1),
   HYPOFIX_SANDBOX_PIDS: intFromEnv(256),

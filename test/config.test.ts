@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { UserError } from "../src/errors.js";
+import { javascript } from "../src/lang/javascript/language.js";
 
 describe("loadConfig", () => {
   it("applies defaults for an empty environment", () => {
@@ -8,6 +9,13 @@ describe("loadConfig", () => {
     expect(config.env.REDIS_URL).toBe("redis://127.0.0.1:6379");
     expect(config.sandbox.image).toBe("hypofix/sandbox-python:2");
     expect(config.sandbox.limits.outputBytes).toBe(1024 * 1024);
+  });
+
+  it("takes the Node images' prefix from HYPOFIX_NODE_IMAGE, as Python's from HYPOFIX_SANDBOX_IMAGE", () => {
+    expect(javascript.environment.imageBase(loadConfig({}))).toBe("hypofix/sandbox-node:1");
+    const config = loadConfig({ HYPOFIX_NODE_IMAGE: "registry.example/hypofix-node:3" });
+    expect(javascript.environment.imageBase(config)).toBe("registry.example/hypofix-node:3");
+    expect(config.sandbox.image).toBe("hypofix/sandbox-python:2");
   });
 
   it("names the variable that is wrong", () => {

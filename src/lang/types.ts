@@ -539,6 +539,12 @@ export interface EnvironmentSpec {
   defaultVersion: string;
   /** Names of the files (directly in the working directory) whose content keys the environment cache. */
   dependencyFile: RegExp;
+  /**
+   * The folder the setup runs in and whose dependency files key the environment, for a working
+   * directory (JavaScript: a workspace's package installs from the workspace root's lockfile);
+   * `has` says whether a repository-relative file exists. Absent: the working directory itself.
+   */
+  installRoot?(workingDirectory: string, has: (repoPath: string) => boolean): string;
   /** The repository configuration key that names the version (Python: `python_version`), if any. */
   versionKey?: string;
   /**

@@ -54,17 +54,37 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
  */
 export async function environmentPhase(input: EnvironmentInput): Promise<EnvironmentOutcome> {
   const workingDirectory = input.repoConfig.working_directory ?? "";
-  const files = await dependencyFiles(
-    input.repoDir,
-    workingDirectory,
-    input.language.environment.dependencyFile,
-  );
+  // Checked first: a working directory that is not a real folder is the user's to fix.
+  await dependencyFiles(input.repoDir, workingDirectory, input.language.environment.dependencyFile);
   const configured = commandArgv(input.repoConfig.setup_command);
+  // A configured setup runs where the configuration says: the working directory.
+  const root = configured
+    ? workingDirectory
+    : await setupRoot(input.repoDir, workingDirectory, input.language);
+  const files = await dependencyFiles(input.repoDir, root, input.language.environment.dependencyFile);
   const image = input.language.environment.imageBase(input.config);
   const backend = await resolveBackend(input.backend, image, input.onFallback);
   return backend === "local"
     ? localEnvironment(input, configured)
-    : dockerEnvironment(input, files, configured);
+    : dockerEnvironment(input, files, configured, root);
+}
+
+/**
+ * Where the setup runs: the language's install root of the working directory (a workspace's
+ * root), found by files that exist as regular files (lstat: no link is followed), else the
+ * working directory.
+ */
+async function setupRoot(repoDir: string, workingDirectory: string, language: Language): Promise<string> {
+  const find = language.environment.installRoot;
+  if (!find) return workingDirectory;
+  const files = new Set<string>();
+  const wd = path.posix.normalize(workingDirectory || ".");
+  for (let dir = wd; ; dir = path.posix.dirname(dir)) {
+    const entries = await readdir(path.join(repoDir, dir), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) if (e.isFile()) files.add(path.posix.join(dir === "." ? "" : dir, e.name));
+    if (dir === "." || dir === "/") break;
+  }
+  return find(workingDirectory, (repoPath) => files.has(repoPath));
 }
 
 /** The user's own machine: only a setup they configured runs, never a detected pip install. */
@@ -95,6 +115,7 @@ async function dockerEnvironment(
   input: EnvironmentInput,
   files: Map<string, string>,
   configured: string[] | undefined,
+  setupDir: string,
 ): Promise<EnvironmentOutcome> {
   const { config, repoConfig, language } = input;
   const spec = language.environment;
@@ -117,7 +138,7 @@ async function dockerEnvironment(
   }
   const plan = configured
     ? { commands: [configured], source: "config: setup_command" }
-    : spec.detectSetup(files);
+    : detectedAt(spec.detectSetup(files), setupDir, workingDirectory);
   const record: EnvironmentRecord = {
     image: base.tag,
     language: language.id,
@@ -142,10 +163,10 @@ async function dockerEnvironment(
       {
         base,
         repoDir: input.repoDir,
-        workingDirectory,
+        workingDirectory: setupDir,
         setup: plan?.commands ?? [],
         dependencyFiles: [...files].map(([name, content]) => ({
-          path: path.posix.join(workingDirectory, name),
+          path: path.posix.join(setupDir, name),
           content,
         })),
         scope: input.scope,
@@ -182,6 +203,17 @@ async function dockerEnvironment(
       progress: `${said}; the setup failed`,
     };
   }
+}
+
+/** A detected setup that runs above the working directory says where (a workspace's root). */
+function detectedAt(
+  plan: { commands: string[][]; source: string } | undefined,
+  setupDir: string,
+  workingDirectory: string,
+): { commands: string[][]; source: string } | undefined {
+  if (!plan || path.posix.normalize(setupDir || ".") === path.posix.normalize(workingDirectory || "."))
+    return plan;
+  return { ...plan, source: `${plan.source} (in ${setupDir || "the repository root"})` };
 }
 
 /**

@@ -122,7 +122,81 @@ describe("planRun", () => {
   });
 });
 
+describe("planRun's limits", () => {
+  const base = { out: "/tmp/r.json", helpersDir: "/hypofix/helpers" };
+  const sel = { paths: ["test/b.test.js", "test/a.test.js"], titlePaths: [] };
+  const plan = (test: string, limits: { testTimeoutMs?: number; inOrder?: boolean }) =>
+    planRun(detectRunner({ packageJson: pkg({ test }), names: [] }), sel, { ...base, ...limits }).argv;
+
+  it("gives each test the runner's own timeout, and runs files in one process in order when asked", () => {
+    expect(plan("jest", { testTimeoutMs: 1500, inOrder: true })).toEqual(
+      expect.arrayContaining(["--testTimeout=1500", "--runInBand"]),
+    );
+    expect(plan("vitest run", { testTimeoutMs: 1500, inOrder: true })).toEqual(
+      expect.arrayContaining(["--testTimeout=1500", "--no-file-parallelism"]),
+    );
+    const mocha = plan("mocha", { testTimeoutMs: 1500 });
+    expect(mocha.slice(mocha.indexOf("--timeout"), mocha.indexOf("--timeout") + 2)).toEqual([
+      "--timeout",
+      "1500",
+    ]);
+    // Mocha runs the files in the order given.
+    expect(mocha.slice(-2)).toEqual(["test/b.test.js", "test/a.test.js"]);
+    // node:test's timeout would limit each file whole: not passed.
+    expect(plan("node --test", { testTimeoutMs: 1500 }).join(" ")).not.toMatch(/timeout/);
+  });
+
+  it("adds nothing without limits", () => {
+    for (const test of ["jest", "vitest run", "mocha", "node --test"])
+      expect(plan(test, {}).join(" ")).not.toMatch(/[tT]imeout|runInBand|file-parallelism/);
+  });
+});
+
 describe("parseReport", () => {
+  it("reads each runner's timeout as the port's TestTimeout, and other failures as they are", () => {
+    const jest = (message: string) =>
+      JSON.stringify({
+        testResults: [
+          {
+            name: "/work/test/a.test.js",
+            status: "failed",
+            assertionResults: [
+              { ancestorTitles: [], title: "t", status: "failed", failureMessages: [message] },
+            ],
+          },
+        ],
+      });
+    const typeOf = (runner: "jest" | "vitest", message: string) =>
+      parseReport(runner, jest(message), "/work").tests[0]?.failure;
+    expect(
+      typeOf("jest", 'thrown: "Exceeded timeout of 100 ms for a test.\nAdd a timeout value"')?.type,
+    ).toBe("TestTimeout");
+    expect(typeOf("vitest", "Error: STACK_TRACE_ERROR\n    at /work/test/a.test.js:3:5")).toMatchObject({
+      type: "TestTimeout",
+      message: "the test did not finish within its time limit",
+    });
+    expect(
+      typeOf("jest", "Error: expect(received).toBe(expected)\n    at /work/test/a.test.js:3:5")?.type,
+    ).toBe("Error");
+    const mocha = (message: string) =>
+      parseReport(
+        "mocha",
+        JSON.stringify([
+          {
+            file: "/work/test/a.test.js",
+            titlePath: ["t"],
+            status: "failed",
+            error: { name: "Error", message },
+          },
+        ]),
+        "/work",
+      ).tests[0]?.failure?.type;
+    expect(mocha("Timeout of 100ms exceeded. For async tests and hooks, ensure done() is called")).toBe(
+      "TestTimeout",
+    );
+    expect(mocha("the value was not 100ms")).toBe("Error");
+  });
+
   it("reads Jest's JSON and our Mocha and node:test reports into tests with ids, failures and load errors", async () => {
     const jest = parseReport(
       "jest",

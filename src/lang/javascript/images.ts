@@ -1,4 +1,5 @@
 import type Docker from "dockerode";
+import { DEFAULT_NODE_IMAGE } from "../../config.js";
 import type { BaseImage } from "../../sandbox/images.js";
 
 /*
@@ -7,7 +8,8 @@ import type { BaseImage } from "../../sandbox/images.js";
  * Node version. docker/sandbox-node.versions lists the ones provisioning builds.
  */
 
-export const NODE_IMAGE_PREFIX = "hypofix/sandbox-node:1";
+/** The prefix without HYPOFIX_NODE_IMAGE (the configured one is `Language.environment.imageBase`). */
+export const NODE_IMAGE_PREFIX = DEFAULT_NODE_IMAGE;
 export const NODE_LABEL = "org.hypofix.node";
 
 export const nodeImageTag = (prefix: string, major: string | number): string => `${prefix}-node${major}`;

@@ -4,13 +4,13 @@ import type { Language } from "../types.js";
 import { parseJsCiLog } from "./ci-log.js";
 import { parseJsExperiment } from "./experiment.js";
 import { jsFiles } from "./files.js";
-import { NODE_IMAGE_PREFIX, NODE_LABEL } from "./images.js";
+import { NODE_LABEL } from "./images.js";
 import { JS_NAMES } from "./names.js";
 import { JS_PROMPTS } from "./prompt-words.js";
 import { chooseNode, DEFAULT_NODE } from "./node-version.js";
 import { jsTestSelection } from "./runner/detect.js";
 import { createJsRuntime } from "./runtime.js";
-import { detectNodeSetup, NODE_SETUP_ENV, persistCommand } from "./setup.js";
+import { detectNodeSetup, installRoot, NODE_SETUP_ENV, persistCommand } from "./setup.js";
 import { readFileSync } from "node:fs";
 
 /** The sandbox helper bundle: the runner's reporters and the command runner (helpers/). */
@@ -55,10 +55,11 @@ export const javascript: Language = {
   detect: ({ names }) => (names.some((n) => JS_MARKERS.test(n)) ? 0.9 : 0),
   environment: {
     images: { label: NODE_LABEL, versions: NODE_MAJORS, tagSuffix: "-node" },
-    imageBase: () => NODE_IMAGE_PREFIX,
+    imageBase: (config) => config.env.HYPOFIX_NODE_IMAGE,
     defaultVersion: DEFAULT_NODE,
     dependencyFile:
       /^(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|\.yarnrc(\.yml)?|\.npmrc|\.nvmrc|\.node-version|\.tool-versions|\.pnpmfile\.cjs)$/,
+    installRoot,
     versionKey: "node_version",
     chooseVersion: ({ available, fallback, configured, dependencyFiles, ciLog }) => {
       const choice = chooseNode({

@@ -30,7 +30,7 @@ import { functionsOf } from "./outline.js";
 import { JS_NAMES } from "./names.js";
 import { JS_PROMPTS } from "./prompt-words.js";
 import { isJavaScriptSource, parseSource, syntaxErrors } from "./parse.js";
-import { planRun, type Selection } from "./runner/command.js";
+import { planRun, type RunLimits, type Selection } from "./runner/command.js";
 import { detectRunner, type RunnerCommand } from "./runner/detect.js";
 import { splitTestId } from "./runner/ids.js";
 import { parseReport, type ReportedTest } from "./runner/report.js";
@@ -156,6 +156,7 @@ class JsRuntime implements Runtime {
     selection: Selection,
     options: RunOptions | undefined,
     coverage?: { dir: string; perTest?: boolean },
+    inOrder = false,
   ): Promise<{
     tests: ReportedTest[];
     errors: string[];
@@ -172,6 +173,7 @@ class JsRuntime implements Runtime {
       helpersDir: this.sandbox.helpersDir,
       ...(jestCoverage ? { coverageDir: coverage.dir } : {}),
       ...(coverage?.perTest ? { perTestCoverage: true } : {}),
+      ...this.limits(options, inOrder),
     });
     await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     const timeoutMs = this.timeout(options);
@@ -244,16 +246,29 @@ class JsRuntime implements Runtime {
     };
   }
 
-  /** The selection of some ids: files and folders alone, or tests by file and title path. */
+  /** The runner's per-test limit and ordering of a run (RunOptions.testTimeoutMs, `before`). */
+  private limits(options: RunOptions | undefined, inOrder: boolean): RunLimits {
+    return {
+      ...(options?.testTimeoutMs !== undefined ? { testTimeoutMs: options.testTimeoutMs } : {}),
+      ...(inOrder ? { inOrder } : {}),
+    };
+  }
+
+  /**
+   * The selection of some ids: files and folders alone, or tests by file and title path, in
+   * the order given (files keep the order of their first test). A file alone among them runs whole.
+   */
   private selection(ids: string[]): Selection {
     const paths = new Set<string>();
     const titlePaths: string[][] = [];
+    let whole = false;
     for (const id of ids) {
       const { file, titlePath } = splitTestId(id);
       paths.add(path.posix.relative(this.wd, file) || ".");
       if (titlePath.length > 0) titlePaths.push(titlePath);
+      else whole = true;
     }
-    return { paths: [...paths], titlePaths };
+    return { paths: [...paths], titlePaths: whole ? [] : titlePaths };
   }
 
   runTests(ids: string[] = [], options?: RunOptions): Promise<TestRun> {
@@ -266,9 +281,12 @@ class JsRuntime implements Runtime {
     options: RunOptions | undefined,
     coverage?: { dir: string; perTest: true },
   ): Promise<TestRun> {
-    const raw = await this.run(this.selection(ids), options, coverage);
+    const before = precedingTests(ids, options);
+    const raw = await this.run(this.selection([...before, ...ids]), options, coverage, before.length > 0);
     const named = ids.filter((id) => id.includes("::"));
-    let tests = raw.tests;
+    // The tests run first are not reported (RunOptions.before).
+    const first = new Set(before);
+    let tests = raw.tests.filter((t) => !first.has(t.id));
     const errors = [...raw.errors];
     if (named.length > 0 && named.length === ids.length) {
       // A name pattern may select more than asked: only the tests asked for.
@@ -297,6 +315,7 @@ class JsRuntime implements Runtime {
     const outcomes: CoverageReport["outcomes"] = {};
     const failures: NonNullable<CoverageReport["failures"]> = {};
     const sources = new Map<string, string>();
+    const before = precedingTests(ids, options);
     // Jest and Mocha cut the coverage at each test in one run; a test with no cut (another
     // test runner configured, a worker that died) and the other runners' tests run alone.
     const oneRun = PER_TEST_RUNNERS.has((await this.runner()).runner);
@@ -307,7 +326,9 @@ class JsRuntime implements Runtime {
       outcomes[test.id] = test.outcome;
       if (test.failure) failures[test.id] = test.failure;
       if (test.outcome === "skipped" || perTest[test.id]) continue;
-      const alone = await this.coverageAlone(test.id, options, sources);
+      // The tests run first share the process's coverage: their lines count as the test's.
+      const first = before.filter((id) => id !== test.id);
+      const alone = await this.coverageAlone(test.id, first, options, sources);
       if (alone.outcome) outcomes[test.id] = alone.outcome;
       if (alone.lines) perTest[test.id] = alone.lines;
     }
@@ -361,11 +382,12 @@ class JsRuntime implements Runtime {
   /** One test run alone with coverage: its outcome and lines, when it reported them. */
   private async coverageAlone(
     id: string,
+    first: string[],
     options: RunOptions | undefined,
     sources: Map<string, string>,
   ): Promise<{ outcome?: TestRun["tests"][number]["outcome"]; lines?: CoverageReport["perTest"][string] }> {
     const dir = `${this.scratch}/coverage-${++this.runs}`;
-    const run = await this.run(this.selection([id]), options, { dir });
+    const run = await this.run(this.selection([...first, id]), options, { dir }, first.length > 0);
     const ran = run.tests.find((t) => t.id === id);
     const files = await this.coverageFiles(dir);
     if (!files.v8 && !files.istanbul) return ran ? { outcome: ran.outcome } : {};
@@ -454,7 +476,8 @@ class JsRuntime implements Runtime {
     testId: string,
     options?: RunOptions & { lines?: { file: string; line: number }[] },
   ): Promise<FailureEvidence | undefined> {
-    const raw = await this.run(this.selection([testId]), options);
+    const before = precedingTests([testId], options);
+    const raw = await this.run(this.selection([...before, testId]), options, undefined, before.length > 0);
     const test = raw.tests.find((t) => t.id === testId);
     if (!test?.error) return undefined;
     const frame =
@@ -494,7 +517,7 @@ class JsRuntime implements Runtime {
     if (!parsed.ok) return done("invalid", parsed.error);
     const exp = parsed.experiment;
     if (exp.kind === "edit") return this.editAndRun(testId, exp.edits, options, done);
-    const command = await this.testCommand(testId);
+    const command = await this.testCommand(testId, options);
     return observeJs(
       { sandbox: this.sandbox, command: () => command, timeoutMs: this.timeout(options) },
       testId,
@@ -549,22 +572,22 @@ class JsRuntime implements Runtime {
     }
   }
 
-  async trace(testId: string, file: string, qualname: string): Promise<BlockTrace> {
-    const command = await this.testCommand(testId);
-    return runTrace(
-      this.sandbox,
-      command,
-      { file, qualname, testId },
-      { timeoutMs: this.timeout(undefined) },
-    );
+  async trace(testId: string, file: string, qualname: string, options?: RunOptions): Promise<BlockTrace> {
+    const command = await this.testCommand(testId, options);
+    return runTrace(this.sandbox, command, { file, qualname, testId }, { timeoutMs: this.timeout(options) });
   }
 
-  /** The runner's command for exactly one test, as `run` starts it, for the inspector helper to join. */
-  private async testCommand(testId: string): Promise<TestCommand> {
+  /**
+   * The runner's command for one test (after the tests to run first), as `run` starts it, for
+   * the inspector helper to join: the helper watches the whole process, those tests included.
+   */
+  private async testCommand(testId: string, options: RunOptions | undefined): Promise<TestCommand> {
     const command = await this.runner();
-    const plan = planRun(command, this.selection([testId]), {
+    const before = precedingTests([testId], options);
+    const plan = planRun(command, this.selection([...before, testId]), {
       out: `${this.scratch}/observe-${randomUUID()}.json`,
       helpersDir: this.sandbox.helpersDir,
+      ...this.limits(options, before.length > 0),
     });
     await this.sandbox.exec(["mkdir", "-p", this.scratch], { timeoutMs: 15_000 });
     return { argv: ["sh", "-c", shellLine(plan.argv, command.globs)], env: this.env(plan.env), cwd: this.wd };
@@ -621,3 +644,9 @@ const DUMP_COVERAGE = [
   "}",
   "process.stdout.write(JSON.stringify(out));",
 ].join("\n");
+
+/** The tests to run first for `ids` (RunOptions.before), less those asked for themselves. */
+function precedingTests(ids: string[], options: RunOptions | undefined): string[] {
+  const asked = new Set(ids);
+  return (options?.before ?? []).filter((id) => !asked.has(id));
+}

@@ -15,6 +15,14 @@ export interface Selection {
   titlePaths: string[][];
 }
 
+/** How the tests of one run are limited and ordered (RunOptions, as the runner takes them). */
+export interface RunLimits {
+  /** Each test's limit, as the runner's own per-test timeout (its failure is read as a timeout); not node:test's. */
+  testTimeoutMs?: number;
+  /** The tests must run one file after another in the order selected, in one process where the runner can. */
+  inOrder?: boolean;
+}
+
 export interface RunPlan {
   argv: string[];
   env: Record<string, string>;
@@ -50,7 +58,7 @@ export function planRun(
     coverageDir?: string;
     /** Jest: run with the runner that cuts coverage per test (the preload collects it). */
     perTestCoverage?: boolean;
-  },
+  } & RunLimits,
 ): RunPlan {
   const selecting = selection.paths.length > 0;
   // The script's own files and folders give way to the selection.
@@ -61,9 +69,13 @@ export function planRun(
   const env = { ...command.env };
   const runner: JsRunner = command.runner;
   let own: string[];
+  const limit =
+    options.testTimeoutMs !== undefined ? Math.max(1, Math.round(options.testTimeoutMs)) : undefined;
   switch (runner) {
     case "jest":
       own = ["--ci", "--json", `--outputFile=${options.out}`, "--testLocationInResults"];
+      if (limit !== undefined) own.push(`--testTimeout=${limit}`);
+      if (options.inOrder) own.push("--runInBand");
       if (options.coverageDir)
         own.push(
           "--coverage",
@@ -76,7 +88,10 @@ export function planRun(
       if (titled.length > 0) own.push("-t", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own], env };
     case "vitest":
-      own = ["--reporter=json", `--outputFile=${options.out}`, ...selection.paths];
+      own = ["--reporter=json", `--outputFile=${options.out}`];
+      if (limit !== undefined) own.push(`--testTimeout=${limit}`);
+      if (options.inOrder) own.push("--no-file-parallelism");
+      own.push(...selection.paths);
       if (titled.length > 0) own.push("-t", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own], env };
     case "mocha":
@@ -88,6 +103,8 @@ export function planRun(
         `output=${options.out}`,
         "--full-trace",
       ];
+      // Mocha runs every file in one process, in the order given: the selection's.
+      if (limit !== undefined) own.push("--timeout", String(limit));
       if (titled.length > 0) own.push("--grep", fullNames(titled));
       return { argv: [command.program, ...command.prefix, ...args, ...own, ...selection.paths], env };
     case "node-test": {
@@ -95,6 +112,8 @@ export function planRun(
         `--test-reporter=${options.helpersDir}/${NODE_TEST_REPORTER}`,
         `--test-reporter-destination=${options.out}`,
       ];
+      // node:test's `--test-timeout` limits each file's own test too (the whole file): a hang
+      // there meets the run's limit instead.
       // node:test matches a test's own name (later Node versions its ancestors' too).
       if (titled.length > 0)
         reporter.push(

@@ -14,6 +14,15 @@ import { testId } from "./ids.js";
  */
 
 const MAX_TEXT = 8_000;
+/** The port's type of a test stopped at its limit, as the Python runtime names it (pipeline/reproduce.ts reads it). */
+export const TIMEOUT_TYPE = "TestTimeout";
+/**
+ * Each runner's words for a test stopped at its own timeout: Jest, Vitest, Mocha, node:test.
+ * Vitest's JSON report gives a timeout's stack only, whose first line is its placeholder.
+ */
+const TIMED_OUT =
+  /Exceeded timeout of \d+ ms for a test|Test timed out in \d+ms|Timeout of \d+ms exceeded|^test timed out after \d+ms/;
+const VITEST_TIMEOUT = "STACK_TRACE_ERROR";
 
 const errorSchema = z.object({
   name: z.string().default("Error"),
@@ -107,7 +116,11 @@ export function framesOf(stack: string, root: string): RawFrame[] {
   return frames.reverse();
 }
 
-function failureOf(error: ReportedError, root: string): TestFailure {
+function failureOf(reported: ReportedError, root: string): TestFailure {
+  const error =
+    reported.message === VITEST_TIMEOUT
+      ? { ...reported, message: "the test did not finish within its time limit" }
+      : reported;
   // node:assert's first line only says what kind of comparison failed: the values follow.
   const firstLine = error.message
     .split("\n")
@@ -116,7 +129,7 @@ function failureOf(error: ReportedError, root: string): TestFailure {
     .slice(0, 2)
     .join(" ");
   return {
-    type: error.name,
+    type: error !== reported || TIMED_OUT.test(error.message) ? TIMEOUT_TYPE : error.name,
     message: firstLine.slice(0, 2000),
     frames: minimizeFrames(framesOf(error.stack, root)),
     text: [
