@@ -14,6 +14,7 @@ sys.path.insert(0, request["helpers"])
 
 from hypofix_cand import registry  # noqa: E402
 from hypofix_cand.generator import Generator  # noqa: E402
+from hypofix_cand.imports import parsed_files  # noqa: E402
 from hypofix_cand.scopes import Module  # noqa: E402
 from hypofix_cand.text import Source  # noqa: E402
 from hypofix_cand.units import units_of  # noqa: E402
@@ -53,7 +54,8 @@ Generator.emit = checked
 for text in request["sources"]:
     module = Module(Source(text), ast.parse(text))
     # The failing tests' files, for the families that read their literals (missing-member).
-    module.test_paths = (request.get("root"), request.get("tests") or [])
+    if request.get("root"):
+        module.test_trees = list(parsed_files(request.get("tests") or [], request["root"]))
     gen = Generator(module, {})
     for _, unit in units_of(module):
         gen.unit = unit
