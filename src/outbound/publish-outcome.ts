@@ -25,6 +25,9 @@ export interface PublishTarget {
   runKey: string;
 }
 
+/** The key of Hypofix's one comment on a pull request, edited in place by every later run. */
+export const prCommentKey = (pr: number): string => `report:pr${pr}`;
+
 /**
  * Publishes a fix run as the App does: a validated fix becomes (or updates) the
  * failing branch's pull request, not for a fork's head nor in comment mode, with
@@ -68,7 +71,8 @@ export async function publishOutcome(
   return blocked ? { blocked } : {};
 }
 
-function fixTitle(result: Result): string {
+/** The title of a fix pull request and of its commits. */
+export function fixTitle(result: Result): string {
   const where = result.localization[0];
   const tests =
     result.failingTests.length === 1 ? result.failingTests[0] : `${result.failingTests.length} tests`;
