@@ -272,6 +272,13 @@ export async function publishedFix(
     : undefined;
 }
 
+/**
+ * The key of Hypofix's one comment on a pull request (the report, the pointer to the fix, why
+ * it stops), edited in place by every later run and found again by a retry. Replies to a
+ * command (a refusal, an /explain) are their own.
+ */
+export const prCommentKey = (pr: number): string => `report:pr${pr}`;
+
 /** Marks a comment as Hypofix's post for `key` (our own words: letters, digits, `:`, `-`). */
 const commentMark = (key: string) => {
   if (!/^[a-z0-9:-]+$/.test(key)) throw new Error(`comment key ${JSON.stringify(key)} is not a plain key`);
@@ -409,7 +416,7 @@ export async function closeFixPullRequest(
   if ((await branchHead(octokit, repo, branch)) !== recorded.head) return undefined;
   if (!(await includes(octokit, repo, recorded.base, options.greenSha))) return undefined;
   if (!(await ciPassed(octokit, repo, options.greenSha))) return undefined;
-  await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note, appId);
+  await upsertComment(octokit, repo, pr.number, prCommentKey(pr.number), options.note, appId);
   await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
   return { number: pr.number, url: pr.url };
 }

@@ -1,6 +1,6 @@
-import { fixTitle, prCommentKey } from "../outbound/publish-outcome.js";
+import { fixTitle } from "../outbound/publish-outcome.js";
 import { patchedFiles } from "../outbound/patched-files.js";
-import { fixBranch } from "../outbound/publish.js";
+import { fixBranch, prCommentKey } from "../outbound/publish.js";
 import type { FixChain, IterationKind } from "../outbound/iterations.js";
 import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import { blockedNote } from "../report/fix-notes.js";

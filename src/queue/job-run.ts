@@ -2,6 +2,7 @@ import type { Language } from "../lang/types.js";
 import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import type { RepoConfig } from "../repo-config.js";
 import type { Result } from "../result.js";
+import type { AnsweredFailures } from "./answered.js";
 import type { JobCheck, Conclusion } from "./job-check.js";
 import type { HypofixJob } from "./job.js";
 import type { JobContext } from "./worker.js";
@@ -45,6 +46,8 @@ export interface ProcessorDeps {
   connect(installationId: number, repo: { owner: string; repo: string }): Promise<RepoHost>;
   fix(request: FixRequest): Promise<{ result: Result; report: string; patch: string; firstScreen?: string }>;
   explain(request: ExplainRequest): Promise<{ markdown: string }>;
+  /** Failure signatures already answered in a repository; without it every failure is answered. */
+  answered?: AnsweredFailures;
 }
 
 export const CONCLUSION: Record<Result["status"], Conclusion> = {

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { HeadOwner } from "../outbound/head-owner.js";
 import { deliverFix } from "../outbound/delivery.js";
+import { prCommentKey } from "../outbound/publish.js";
 import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import { configProblemReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
@@ -11,6 +12,7 @@ import { refusedCommand } from "./command-access.js";
 import { greenJob } from "./green.js";
 import { pauseJob } from "./pause.js";
 import { SKIP_LABEL } from "../outbound/quiet.js";
+import { answeredReason, earlierAnswer, rememberAnswer } from "./dedupe.js";
 import { ciFacts, fixOn } from "./fix-run.js";
 import { iterateJob, planIteration } from "./iterate.js";
 import { abortReason, JobCheck } from "./job-check.js";
@@ -253,7 +255,8 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       );
     if (done) {
       await concludeProposed(check, done, "a validated fix for this commit is already proposed");
-      if (job.prNumber) await host.comment(job.prNumber, proposedNote(done.number), `fix:pr${done.number}`);
+      if (job.prNumber)
+        await host.comment(job.prNumber, proposedNote(done.number), prCommentKey(job.prNumber));
       return { status: "fixed", pullRequest: done.number, publish: "unchanged" };
     }
   }
@@ -269,20 +272,30 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       ...(job.instructions ? { constraint: job.instructions } : {}),
     });
     const { result } = outcome;
-    // Keyed comments are posted once: a retry finds its earlier one. A pull request gets one report
-    // comment, edited in place by each later run (a new commit, a /fix); the pointer to our fix PR
-    // is one comment per PR, however often the PR is updated.
+    // A pull request gets one comment from Hypofix (prCommentKey): the report, or the pointer to our
+    // fix PR, edited in place by each later run (a new commit, a /fix) and found again by a retry.
     const prNumber = run.pr?.number ?? job.prNumber;
+    const baseBranch = () => fixBase(host, job, run.pr);
+    const earlier = await earlierAnswer(run, result, baseBranch);
+    if (earlier) {
+      await check.conclude(
+        "neutral",
+        "Validated fix not posted: this failure is already answered",
+        answeredReason(earlier, result.failureSignature ?? ""),
+        { link: { label: `#${earlier.number}`, url: earlier.url }, report: outcome.report },
+      );
+      return { status: result.status, answered: earlier.number };
+    }
     const published = await deliverFix(host, outcome, checkout, {
       headSha: job.headSha,
-      baseBranch: () => fixBase(host, job, run.pr),
+      baseBranch,
       repoConfig,
       language,
       fork,
-      runKey: prNumber ? `pr${prNumber}` : `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
       ...(prNumber ? { prNumber } : {}),
       ...(run.pr ? { pr: run.pr } : {}),
     });
+    await rememberAnswer(run, result, published);
     if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
     if (published.unfit) context.log.info({ why: published.unfit }, "no suggested changes");
     const review = published.review;

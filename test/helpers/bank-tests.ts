@@ -27,3 +27,23 @@ export function testsPass(origin: string, sha: string, files: Record<string, str
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A commit on `parent` whose tree is `tree`'s with `files` (path → content) written over it. */
+export function commitWith(
+  origin: string,
+  parent: string,
+  tree: string,
+  files: Record<string, string>,
+  message: string,
+): string {
+  const index = join(mkdtempSync(join(tmpdir(), "hypofix-index-")), "index");
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  const git = (args: string[], input?: string) =>
+    execFileSync("git", args, { cwd: origin, env, encoding: "utf8", ...(input ? { input } : {}) }).trim();
+  git(["read-tree", tree]);
+  for (const [path, content] of Object.entries(files)) {
+    const blob = git(["hash-object", "-w", "--stdin"], content);
+    git(["update-index", "--add", "--cacheinfo", `100644,${blob},${path}`]);
+  }
+  return git(["commit-tree", git(["write-tree"]), "-p", parent, "-m", message]);
+}
