@@ -28,6 +28,7 @@ import {
 import { createFinalFailureHook, createJobProcessor, type ProcessorDeps } from "./queue/processor.js";
 import { connectionFromUrl } from "./queue/queue.js";
 import { queueKeys } from "./queue/keys.js";
+import { redisAnsweredFailures } from "./queue/answered.js";
 import { redisCommentIds } from "./queue/comment-ids.js";
 import { redisTokenLedger } from "./queue/repo-limits.js";
 import { assertRedisReachable, redisClient } from "./queue/redis.js";
@@ -330,13 +331,16 @@ export async function runWorker(concurrencyOption?: number): Promise<void> {
   const keys = queueKeys(config.env.HYPOFIX_QUEUE_NAME);
   const redis = redisClient(connectionFromUrl(config.env.REDIS_URL));
   redis.on("error", () => undefined);
-  const deps = workerDeps(
-    probot,
-    config,
-    log,
-    (repository) => redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
-    (repository) => redisCommentIds(redis, keys, repository),
-  );
+  const deps = {
+    ...workerDeps(
+      probot,
+      config,
+      log,
+      (repository) => redisTokenLedger(redis, keys, repository, config.env.HYPOFIX_REPO_DAILY_TOKENS),
+      (repository) => redisCommentIds(redis, keys, repository),
+    ),
+    answered: redisAnsweredFailures(redis, keys),
+  };
   const processor = createJobProcessor(deps);
   const worker = startWorker({
     connection: connectionFromUrl(config.env.REDIS_URL),

@@ -69,6 +69,11 @@ const baseShape = {
   delivery: z.enum(["suggestions", "pull-request", "comment"]).default("suggestions"),
   /** Open Hypofix pull requests a repository may have at once; past it a new fix is not opened, and its check run says why. */
   max_open_pull_requests: z.number().int().min(1).max(100).default(3),
+  /**
+   * Times in a row a failing check on a Hypofix pull request starts one more iteration on its
+   * branch (0: never); past it the check run and the pull request's comment say why it stops.
+   */
+  max_ci_iterations: z.number().int().min(0).max(5).default(1),
   /** Reruns of a failing test before repair. */
   reruns: z.number().int().min(1).max(10).default(3),
   /** Where setup and tests run, relative to the repository root (a monorepo's project folder). */

@@ -94,6 +94,12 @@ export const resultSchema = z.object({
   /** One line for humans: why this status. */
   reason: z.string().default(""),
   failingTests: z.array(z.string()),
+  /**
+   * The reproduced failure's signature: a hash of the failing tests' ids with each one's error
+   * type and message. The App answers one signature once per repository (no second review or
+   * pull request for the same failure).
+   */
+  failureSignature: z.string().optional(),
   localization: z.array(localizationEntrySchema),
   steps: z.array(stepSchema),
   patches: z.array(patchSchema),

@@ -173,7 +173,6 @@ async function fixRemote(
         repoConfig,
         language: context.language,
         fork: failure.fork,
-        runKey: failure.headSha,
         ...(failure.prNumber !== undefined ? { prNumber: failure.prNumber } : {}),
       });
       if (published.pullRequest) {

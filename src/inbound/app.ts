@@ -7,6 +7,7 @@ import {
   isStale,
   findCommand,
   triggerFromCheckRun,
+  triggerFromReview,
   triggerFromWorkflowRun,
   type HeadMoved,
   type Trigger,
@@ -57,6 +58,10 @@ export function registerHandlers(app: Probot, queue: Enqueuer, ownAppId?: number
 
   app.on("pull_request.synchronize", async (context) => {
     await cancelStale(context, headMovedBySynchronize(context.payload), queue);
+  });
+
+  app.on("pull_request_review.submitted", async (context) => {
+    await submit(context, triggerFromReview(context.payload), queue);
   });
 
   app.on("issue_comment.created", async (context) => {

@@ -5,7 +5,7 @@ import type { HypofixJob } from "../queue/job.js";
 
 const FAILED = new Set(["failure", "timed_out"]);
 
-/** Branches Hypofix itself pushes: their failures never start a fix of a fix. */
+/** Branches Hypofix itself pushes: a failure there is an iteration of that fix pull request, never a fix of a fix. */
 export const OWN_BRANCH_PREFIX = "hypofix/";
 
 export type Trigger = { job: HypofixJob } | { ignored: string };
@@ -78,9 +78,12 @@ interface RunFacts {
 /** The job for a completed run: a fix for a failure, a `ci-green` note for a success; or why there is none. */
 function runJob(run: RunFacts): Trigger {
   const { payload, conclusion, headBranch, headRepo } = run;
-  if (headBranch?.startsWith(OWN_BRANCH_PREFIX)) return { ignored: `branch ${headBranch} is Hypofix's own` };
   if (!payload.installation) return { ignored: "payload has no installation" };
   const repo = repoOf(payload.repository);
+  // Our own branch: a failure is the job of iterating on its pull request (the worker checks it is ours).
+  const own = headBranch?.startsWith(OWN_BRANCH_PREFIX) && (!headRepo || sameRepo(headRepo, repo));
+  if (headBranch?.startsWith(OWN_BRANCH_PREFIX) && (!own || conclusion === "success"))
+    return { ignored: `branch ${headBranch} is Hypofix's own` };
   const common = {
     trigger: "ci" as const,
     installationId: payload.installation.id,
@@ -139,6 +142,49 @@ export function triggerFromWorkflowRun(payload: WorkflowRunPayload): Trigger {
     headRepo: run.head_repository ? repoOf(run.head_repository) : undefined,
     prNumber: pr?.number,
   });
+}
+
+interface ReviewPayload {
+  installation?: { id: number } | null;
+  repository: RepoRef;
+  review: {
+    id: number;
+    state: string;
+    body: string | null;
+    submitted_at: string | null;
+    user: { login: string; type?: string } | null;
+  };
+  pull_request: { number: number; head: { ref: string; repo: { full_name: string } | null } };
+}
+
+/**
+ * A review requesting changes on a pull request from one of Hypofix's branches: a command, as
+ * `/fix <text>` is, its body the maintainer's constraint. Who may steer, and whether the pull
+ * request is really Hypofix's, are the job's to check.
+ */
+export function triggerFromReview(payload: ReviewPayload): Trigger {
+  const { review, pull_request: pr } = payload;
+  if (review.state.toLowerCase() !== "changes_requested") return { ignored: `review is ${review.state}` };
+  if (!review.user || review.user.type === "Bot") return { ignored: "review by a bot" };
+  const own =
+    pr.head.ref.startsWith(OWN_BRANCH_PREFIX) &&
+    pr.head.repo?.full_name.toLowerCase() === payload.repository.full_name.toLowerCase();
+  if (!own) return { ignored: "not a pull request from Hypofix's branches" };
+  if (!payload.installation) return { ignored: "payload has no installation" };
+  const text = review.body?.trim().slice(0, 2000);
+  return {
+    job: {
+      kind: "ci-failure",
+      trigger: "command",
+      installationId: payload.installation.id,
+      repo: repoOf(payload.repository),
+      prNumber: pr.number,
+      requestedBy: review.user.login,
+      reviewId: review.id,
+      ...(review.submitted_at ? { commentedAt: review.submitted_at } : {}),
+      ...(text ? { instructions: text } : {}),
+    },
+  };
 }
 
 export type Command = "explain" | "fix" | "pause" | "resume";

@@ -2,7 +2,7 @@ import { forkFixComment, reviewBody, suggestionComment } from "../report/deliver
 import type { Result } from "../result.js";
 import type { Checkout } from "./checkout.js";
 import { opensPullRequests } from "../repo-config.js";
-import { fixBranch, type BlockedFix, type PublishedFix } from "./publish.js";
+import { fixBranch, prCommentKey, type BlockedFix, type PublishedFix } from "./publish.js";
 import { publishOutcome, type PublishTarget } from "./publish-outcome.js";
 import type { PullRequestInfo, RepoHost } from "./repo-host.js";
 import type { ReviewComment } from "./reviews.js";
@@ -62,7 +62,7 @@ export async function deliverFix(
   }
   if (validated && target.fork && pr) {
     const why = unfit ?? "suggested changes are turned off here";
-    await host.comment(pr.number, forkFixComment(outcome.report, why), `report:${target.runKey}`);
+    await host.comment(pr.number, forkFixComment(outcome.report, why), prCommentKey(pr.number));
     return { unfit: why };
   }
   if (validated && !target.fork && opensPullRequests(repoConfig)) {

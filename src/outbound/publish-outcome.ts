@@ -4,7 +4,7 @@ import { blockedNote, proposedNote } from "../report/fix-notes.js";
 import type { Result } from "../result.js";
 import type { Checkout } from "./checkout.js";
 import { patchedFiles } from "./patched-files.js";
-import type { BlockedFix, PublishedFix } from "./publish.js";
+import { prCommentKey, type BlockedFix, type PublishedFix } from "./publish.js";
 import type { RepoHost } from "./repo-host.js";
 
 /** Where and how a finished fix run is published. */
@@ -21,8 +21,6 @@ export interface PublishTarget {
   language: Language;
   /** A fork's head: never a branch or a pull request. */
   fork: boolean;
-  /** Keys this run's comments, so that a retry finds them instead of posting again. */
-  runKey: string;
 }
 
 /**
@@ -39,7 +37,7 @@ export async function publishOutcome(
   target: PublishTarget,
 ): Promise<{ pullRequest?: PublishedFix; blocked?: BlockedFix }> {
   const { result } = outcome;
-  const { repoConfig, runKey } = target;
+  const { repoConfig } = target;
   let blocked: BlockedFix | undefined;
   if (result.status === "fixed" && outcome.patch && opensPullRequests(repoConfig) && !target.fork) {
     const rules = {
@@ -56,19 +54,22 @@ export async function publishOutcome(
       body: outcome.report,
     });
     if (pr.action !== "blocked") {
-      if (target.prNumber) await host.comment(target.prNumber, proposedNote(pr.number), `fix:pr${pr.number}`);
+      if (target.prNumber)
+        await host.comment(target.prNumber, proposedNote(pr.number), prCommentKey(target.prNumber));
       return { pullRequest: pr };
     }
     blocked = pr;
     if (pr.pullRequest) {
-      await host.comment(pr.pullRequest.number, blockedNote(pr.branch, outcome.report), `blocked:${runKey}`);
+      const on = pr.pullRequest.number;
+      await host.comment(on, blockedNote(pr.branch, outcome.report), prCommentKey(on));
     }
   }
-  if (target.prNumber) await host.comment(target.prNumber, outcome.report, `report:${runKey}`);
+  if (target.prNumber) await host.comment(target.prNumber, outcome.report, prCommentKey(target.prNumber));
   return blocked ? { blocked } : {};
 }
 
-function fixTitle(result: Result): string {
+/** The title of a fix pull request and of its commits. */
+export function fixTitle(result: Result): string {
   const where = result.localization[0];
   const tests =
     result.failingTests.length === 1 ? result.failingTests[0] : `${result.failingTests.length} tests`;

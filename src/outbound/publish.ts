@@ -56,14 +56,15 @@ export function fixBranch(baseBranch: string): string {
 
 /** Names, in a Hypofix commit's message, the failing commit it fixes; marks the commit as Hypofix's. */
 const TRAILER = "Hypofix-Fixes";
-const trailerOf = (message: string) => new RegExp(`^${TRAILER}: ([0-9a-f]{40})$`, "m").exec(message)?.[1];
+export const trailerOf = (message: string) =>
+  new RegExp(`^${TRAILER}: ([0-9a-f]{40})$`, "m").exec(message)?.[1];
 
 /**
  * Hidden, inert markers in what Hypofix posts: HTML comments whose content is only
  * our own fixed words and hex ids, so they find our posts again and render as nothing.
  */
 const PR_MARK = /<!-- hypofix:fix head=([0-9a-f]{40}) base=([0-9a-f]{40}) -->/g;
-const prMark = (head: string, base: string) => `<!-- hypofix:fix head=${head} base=${base} -->`;
+export const prMark = (head: string, base: string) => `<!-- hypofix:fix head=${head} base=${base} -->`;
 
 /**
  * What our pull request's body records: the fix commit it shows and the failing commit
@@ -76,7 +77,7 @@ export function recordedFix(body: string | null | undefined): { head: string; ba
 }
 
 /** A title as one line: repository text in it (function and test names) cannot add lines, such as a trailer. */
-const oneLine = (title: string) => title.replace(/\s+/g, " ").trim();
+export const oneLine = (title: string) => title.replace(/\s+/g, " ").trim();
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
@@ -96,11 +97,13 @@ export async function branchHead(
   }
 }
 
-interface OpenPull {
+export interface OpenPull {
   number: number;
   url: string;
   title: string;
   body: string;
+  /** Opened by a bot (an App's pull requests are): a person's pull request from a `hypofix/` branch is not ours. */
+  byBot: boolean;
 }
 
 /** The open pull request from one of our branches, if any. */
@@ -111,7 +114,15 @@ export async function openPullFrom(
 ): Promise<OpenPull | undefined> {
   const { data } = await octokit.rest.pulls.list({ ...repo, head: `${repo.owner}:${branch}`, state: "open" });
   const pr = data.find((p) => p.head.ref === branch);
-  return pr && { number: pr.number, url: pr.html_url, title: pr.title, body: pr.body ?? "" };
+  return (
+    pr && {
+      number: pr.number,
+      url: pr.html_url,
+      title: pr.title,
+      body: pr.body ?? "",
+      byBot: pr.user?.type === "Bot",
+    }
+  );
 }
 
 /**
@@ -119,24 +130,28 @@ export async function openPullFrom(
  * once a pull request exists, the commit its body records (or our commit made on top
  * of it and not yet recorded); before, a commit carrying our trailer.
  */
-function ours(head: { sha: string; message: string; parents: string[] }, pr: OpenPull | undefined): boolean {
+export function ours(
+  head: { sha: string; message: string; parents: string[] },
+  pr: OpenPull | undefined,
+): boolean {
   if (trailerOf(head.message) === undefined) return false;
   if (!pr) return true;
   const recorded = recordedFix(pr.body)?.head;
   return recorded !== undefined && (head.sha === recorded || head.parents.includes(recorded));
 }
 
-async function readCommit(octokit: GitHubClient, repo: RepoRef, sha: string) {
+export async function readCommit(octokit: GitHubClient, repo: RepoRef, sha: string) {
   const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
   return { sha: data.sha, message: data.message, parents: data.parents.map((p) => p.sha) };
 }
 
-/** One tree with the files inline (no blob per file), then the commit. */
-async function createFixCommit(
+/** One tree with the files inline (no blob per file), then the commit; `trailers` go after ours. */
+export async function createFixCommit(
   octokit: GitHubClient,
   repo: RepoRef,
-  fix: FixPullRequest,
+  fix: Pick<FixPullRequest, "baseSha" | "baseTree" | "files" | "title">,
   parents: string[],
+  trailers: string[] = [],
 ): Promise<string> {
   const { data: tree } = await octokit.rest.git.createTree({
     ...repo,
@@ -149,7 +164,7 @@ async function createFixCommit(
   });
   const { data: commit } = await octokit.rest.git.createCommit({
     ...repo,
-    message: `${oneLine(fix.title)}\n\n${TRAILER}: ${fix.baseSha}\n`,
+    message: `${oneLine(fix.title)}\n\n${[`${TRAILER}: ${fix.baseSha}`, ...trailers].join("\n")}\n`,
     tree: tree.sha,
     parents,
   });
@@ -256,6 +271,13 @@ export async function publishedFix(
     ? { number: pr.number, url: pr.url }
     : undefined;
 }
+
+/**
+ * The key of Hypofix's one comment on a pull request (the report, the pointer to the fix, why
+ * it stops), edited in place by every later run and found again by a retry. Replies to a
+ * command (a refusal, an /explain) are their own.
+ */
+export const prCommentKey = (pr: number): string => `report:pr${pr}`;
 
 /** Marks a comment as Hypofix's post for `key` (our own words: letters, digits, `:`, `-`). */
 const commentMark = (key: string) => {
@@ -394,7 +416,7 @@ export async function closeFixPullRequest(
   if ((await branchHead(octokit, repo, branch)) !== recorded.head) return undefined;
   if (!(await includes(octokit, repo, recorded.base, options.greenSha))) return undefined;
   if (!(await ciPassed(octokit, repo, options.greenSha))) return undefined;
-  await upsertComment(octokit, repo, pr.number, `green:${options.greenSha}`, options.note, appId);
+  await upsertComment(octokit, repo, pr.number, prCommentKey(pr.number), options.note, appId);
   await octokit.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
   return { number: pr.number, url: pr.url };
 }

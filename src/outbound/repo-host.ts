@@ -13,6 +13,7 @@ import type { CiLogFacts, Language } from "../lang/types.js";
 import { readCiFailure } from "./ci-log.js";
 import { readRepoConfig, type ConfigLookup } from "./config.js";
 import { headOwner, type HeadOwner } from "./head-owner.js";
+import { fixChain, publishIteration, type FixChain, type Iteration } from "./iterations.js";
 import { permissionOf } from "./permission.js";
 import { openFixBranches, setLabel } from "./quiet.js";
 import { openPullRequestForHead, postReview, pullRequestFiles, type Review } from "./reviews.js";
@@ -70,6 +71,10 @@ export interface RepoHost {
   publishFix(fix: FixPullRequest): Promise<PublishedFix | BlockedFix>;
   /** Our open pull request already holding a fix for `baseSha`, untouched since; see publish.ts. */
   publishedFix(baseBranch: string, baseSha: string): Promise<{ number: number; url: string } | undefined>;
+  /** Our fix pull request from `branch` at `headSha`, with its automatic iterations counted (up to `countUpTo` + 1); see iterations.ts. */
+  fixChain(branch: string, headSha: string, countUpTo: number): Promise<FixChain | { notOurs: string }>;
+  /** Pushes one iteration on top of a fix chain's head, by fast-forward; see iterations.ts. */
+  publishIteration(iteration: Iteration): Promise<PublishedFix | BlockedFix>;
   /** The open pull request whose head is `sha` (a fork's check run names none). */
   openPullRequestForHead(sha: string): Promise<number | undefined>;
   /** Adds or removes a label of a pull request. */
@@ -159,6 +164,8 @@ export function createRepoHost(
     },
     publishFix: (fix) => publishFix(octokit, repo, fix),
     publishedFix: (baseBranch, baseSha) => publishedFix(octokit, repo, baseBranch, baseSha),
+    fixChain: (branch, headSha, countUpTo) => fixChain(octokit, repo, branch, headSha, countUpTo),
+    publishIteration: (iteration) => publishIteration(octokit, repo, iteration),
     openPullRequestForHead: (sha) => openPullRequestForHead(octokit, repo, sha),
     setLabel: (issueNumber, label, on) => setLabel(octokit, repo, issueNumber, label, on),
     openFixBranches: () => openFixBranches(octokit, repo),

@@ -11,6 +11,8 @@ export interface RunState {
   /** Where the tests ran, what was asked for, and why they differ. */
   sandbox?: Result["sandbox"];
   failingTests: string[];
+  /** The reproduced failure's signature (pipeline/signature.ts). */
+  failureSignature?: string;
   localization?: Result["localization"];
   /** Set when a localizer with several runs ranked the functions. */
   localizationRuns?: { agreement: number; total: number };
@@ -76,6 +78,7 @@ export function assemble(
     status,
     reason,
     failingTests: state.failingTests,
+    ...(state.failureSignature ? { failureSignature: state.failureSignature } : {}),
     localization: state.localization ?? [],
     steps: state.steps.map(
       ({ hypothesis, prediction, experiment, observation, conclusion, done, role, decisive }) => ({

@@ -23,6 +23,7 @@ import type { RepoConfig } from "../repo-config.js";
 import type { Audit, Result } from "../result.js";
 import { createSandbox, type SandboxBackend } from "../sandbox/index.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
+import { failureSignature } from "./signature.js";
 
 export type { FixOutcome } from "./assemble.js";
 export type { LocalizerInput, LocalizerOutput } from "./localize.js";
@@ -248,6 +249,9 @@ async function repair(run: Run): Promise<FixOutcome> {
   state.reproduction = { failedRuns: reruns.failedRuns, totalRuns: reruns.totalRuns };
   state.reproduced = true;
   state.failingTests = reproduced.failingTests;
+  state.failureSignature = failureSignature(
+    reproduced.baseline.tests.filter((t) => reproduced.failingTests.includes(t.id)),
+  );
   if (reproduced.orderDependent.length > 0) state.orderDependent = reproduced.orderDependent;
   jobRuntime(run, reproduced);
   run.phase(

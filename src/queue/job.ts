@@ -33,6 +33,8 @@ export const jobSchema = z
     /** For a command: the comment, and when it was written (the head the commenter saw). */
     commentId: z.number().int().positive().optional(),
     commentedAt: z.string().datetime({ offset: true }).optional(),
+    /** A review requesting changes on a Hypofix pull request: a command like `/fix <text>`, its body the text. */
+    reviewId: z.number().int().positive().optional(),
     /** The head commit's repository when the event names it; not `repo` for a fork. Absent proves nothing: the worker asks GitHub. */
     headRepo: repoRef.optional(),
   })
@@ -45,13 +47,14 @@ export type HypofixJob = z.infer<typeof jobSchema>;
 
 /**
  * An event's identity, BullMQ's deduplication id: a stable hash of kind + repo + sha
- * (+ tests, + PR for explain, + the comment for a command), so a redelivered webhook,
+ * (+ tests, + PR for explain, + the comment or review for a command), so a redelivered webhook,
  * or a check_run and a workflow_run for the same failure, never start a second run,
  * while each `/fix` or `/explain` comment does.
  */
 export function jobIdFor(job: HypofixJob): string {
   const parts = [job.kind, `${job.repo.owner}/${job.repo.name}`.toLowerCase(), job.headSha ?? ""];
   if (job.commentId !== undefined) parts.push(`comment${job.commentId}`);
+  if (job.reviewId !== undefined) parts.push(`review${job.reviewId}`);
   if (job.kind === "explain" && job.prNumber !== undefined) parts.push(`pr${job.prNumber}`);
   if (job.tests && job.tests.length > 0) parts.push([...job.tests].sort().join(","));
   return createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32);

@@ -21,6 +21,8 @@ export function queueKeys(queueName: string) {
     /** The id of Hypofix's comment for `key` on a repository's issue or pull request. */
     commentId: (repo: string, issue: number, key: string) =>
       `${base}:comment-id:${repo.toLowerCase()}:${issue}:${key}`,
+    /** What answered a failure signature in a repository (a review or a fix pull request). */
+    answered: (repo: string, signature: string) => `${base}:answered:${repo.toLowerCase()}:${signature}`,
     /** A delivery guid Hypofix asked GitHub to redeliver, with the number of times. */
     redelivered: (guid: string) => `${base}:redelivered:${guid}`,
     /** Held by the process sweeping the App's deliveries, so only one does at a time. */

@@ -1,71 +1,26 @@
 import type { Logger } from "pino";
-import { languageById, resolveLanguage } from "../lang/registry.js";
-import type { Language } from "../lang/types.js";
 import type { HeadOwner } from "../outbound/head-owner.js";
 import { deliverFix } from "../outbound/delivery.js";
+import { prCommentKey } from "../outbound/publish.js";
 import type { PullRequestInfo, RepoHost } from "../outbound/repo-host.js";
 import { configProblemReply, staleHeadReply } from "../report/check-run.js";
 import { explainReply } from "../report/explain.js";
 import { proposedNote } from "../report/fix-notes.js";
-import { opensPullRequests, type RepoConfig } from "../repo-config.js";
-import type { Result } from "../result.js";
+import { opensPullRequests } from "../repo-config.js";
 import { UserError } from "../errors.js";
 import { refusedCommand } from "./command-access.js";
 import { greenJob } from "./green.js";
 import { pauseJob } from "./pause.js";
 import { SKIP_LABEL } from "../outbound/quiet.js";
-import { abortReason, JobCheck, type Conclusion } from "./job-check.js";
+import { answeredReason, earlierAnswer, rememberAnswer } from "./dedupe.js";
+import { ciFacts, fixOn } from "./fix-run.js";
+import { iterateJob, planIteration } from "./iterate.js";
+import { abortReason, JobCheck } from "./job-check.js";
+import { CONCLUSION, type JobRun, type ProcessorDeps, type ResolvedJob } from "./job-run.js";
 import { jobIdFor, type HypofixJob } from "./job.js";
 import { JobStopped, type JobContext, type JobProcessor } from "./worker.js";
 
-export interface FixRequest {
-  repoDir: string;
-  tests: string[];
-  headSha: string;
-  repoConfig: RepoConfig;
-  /** The repository's language, resolved once from the configuration and the checkout. */
-  language: Language;
-  /** The CI log's failure excerpt, for the debugging prompt and the report. */
-  ciLog?: string;
-  /** The maintainer's `/fix <text>`: a constraint for the llm engine, recorded in the report. */
-  constraint?: string;
-  /** owner/name, lower case: environments are cached, and model tokens counted, per repository. */
-  repository: string;
-  /** False for a fork's head: its setup never runs with network (the environment phase says so). */
-  allowSetupNetwork?: boolean;
-  /** Each finished pipeline phase (the check run's summary follows it). */
-  onPhase?: (phase: string, line: string) => void;
-  context: JobContext;
-}
-
-export interface ExplainRequest {
-  repoDir: string;
-  /** owner/name, lower case: model tokens are counted per repository. */
-  repository: string;
-  base: string;
-  head: string;
-  /** Pull request title and description: the explanation whose claims are audited. */
-  description: string;
-  context: JobContext;
-}
-
-/** What the worker needs from the rest of Hypofix; the real wiring is in src/compose.ts. */
-export interface ProcessorDeps {
-  /** GitHub for one repository, through the job's installation. */
-  connect(installationId: number, repo: { owner: string; repo: string }): Promise<RepoHost>;
-  fix(request: FixRequest): Promise<{ result: Result; report: string; patch: string; firstScreen?: string }>;
-  explain(request: ExplainRequest): Promise<{ markdown: string }>;
-}
-
-const CONCLUSION: Record<Result["status"], Conclusion> = {
-  fixed: "success",
-  // A partial fix is reported (the report says what it fixes and what it does not), never proposed.
-  partial: "neutral",
-  "no-fix": "neutral",
-  "not-reproduced": "neutral",
-  flaky: "neutral",
-  error: "failure",
-};
+export type { ExplainRequest, FixRequest, ProcessorDeps } from "./job-run.js";
 
 /** The job's stable key: its check run's external id, the same for every attempt and for the final-failure hook. */
 function checkKey(job: HypofixJob): string {
@@ -138,6 +93,13 @@ async function processJob(
     return { status: "skipped", reason: "the head commit is a fork's (forks: off)" };
   }
 
+  const iteration = await planIteration(resolved, pr, fork, lookup.config, host);
+  if (iteration && "skipped" in iteration) {
+    // Not ours to iterate on (someone else's branch or pull request, or a head that moved on): nothing is posted.
+    context.log.info({ why: iteration.skipped }, "no iteration");
+    return { status: "skipped", reason: iteration.skipped };
+  }
+
   await check.start();
   const run: JobRun = {
     job: resolved,
@@ -152,7 +114,8 @@ async function processJob(
   };
   try {
     context.signal.throwIfAborted();
-    return job.kind === "explain" ? await explainJob(run) : await fixJob(run);
+    if (job.kind === "explain") return await explainJob(run);
+    return iteration ? await iterateJob(run, iteration) : await fixJob(run);
   } catch (err) {
     if (context.signal.aborted) {
       // Cancelled (the branch moved on) ends the check run here; a passed deadline is a final
@@ -279,40 +242,9 @@ async function pullRequestOfHead(
   }
 }
 
-/** A job whose head commit is known. */
-type ResolvedJob = HypofixJob & { headSha: string };
-
-/** Everything one job's steps share. */
-interface JobRun {
-  job: ResolvedJob;
-  context: JobContext;
-  deps: ProcessorDeps;
-  host: RepoHost;
-  check: JobCheck;
-  /** Read once from the default branch, for the whole job. */
-  repoConfig: RepoConfig;
-  /** The head is a fork's (not proven the repository's own): never a branch, a pull request or a setup with network. */
-  fork: boolean;
-  /** Why the head counts as a fork's. */
-  forkReason?: string;
-  pr: PullRequestInfo | undefined;
-}
-
 async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
-  const { job, context, deps, host, check, repoConfig, fork } = run;
-  let tests = job.tests ?? [];
-  let ciLog: string | undefined;
-  if (job.checkRunId !== undefined || job.workflowRunId !== undefined) {
-    try {
-      const configured = repoConfig.language ? languageById(repoConfig.language) : undefined;
-      const facts = await host.ciFailure(job, configured);
-      if (tests.length === 0) tests = facts.tests;
-      if (facts.excerpt) ciLog = facts.excerpt;
-    } catch (err) {
-      // Logs are a hint: without them the suite is run to find the failing tests.
-      context.log.warn({ err: String(err) }, "could not read the CI logs");
-    }
-  }
+  const { job, context, host, check, repoConfig, fork } = run;
+  const { tests, ciLog } = await ciFacts(run);
   // A re-run after publishing (a worker lost after the PR) ends with that PR, without running again.
   if (job.trigger === "ci" && opensPullRequests(repoConfig) && !fork) {
     // Only a shortcut: when the lookup fails, the run goes on and publishing checks again.
@@ -323,7 +255,8 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       );
     if (done) {
       await concludeProposed(check, done, "a validated fix for this commit is already proposed");
-      if (job.prNumber) await host.comment(job.prNumber, proposedNote(done.number), `fix:pr${done.number}`);
+      if (job.prNumber)
+        await host.comment(job.prNumber, proposedNote(done.number), prCommentKey(job.prNumber));
       return { status: "fixed", pullRequest: done.number, publish: "unchanged" };
     }
   }
@@ -333,40 +266,36 @@ async function fixJob(run: JobRun): Promise<Record<string, unknown>> {
       "fetch",
       `commit \`${job.headSha.slice(0, 12)}\` fetched${run.forkReason ? ` (a fork's head, ${run.forkReason}: no network for setup, no pull request)` : ""}`,
     );
-    const language = await resolveLanguage({
-      repoDir: checkout.dir,
-      ...(repoConfig.language ? { configured: repoConfig.language } : {}),
-      ...(repoConfig.working_directory ? { workingDirectory: repoConfig.working_directory } : {}),
-    });
-    const outcome = await deps.fix({
-      repoDir: checkout.dir,
+    const { outcome, language } = await fixOn(run, checkout, {
       tests,
-      headSha: job.headSha,
-      repoConfig,
-      language,
-      context,
-      repository: `${job.repo.owner}/${job.repo.name}`.toLowerCase(),
-      onPhase: (phase, line) => check.phase(phase, line),
-      ...(fork ? { allowSetupNetwork: false } : {}),
       ...(ciLog ? { ciLog } : {}),
       ...(job.instructions ? { constraint: job.instructions } : {}),
     });
-    context.signal.throwIfAborted();
     const { result } = outcome;
-    // Keyed comments are posted once: a retry finds its earlier one. A pull request gets one report
-    // comment, edited in place by each later run (a new commit, a /fix); the pointer to our fix PR
-    // is one comment per PR, however often the PR is updated.
+    // A pull request gets one comment from Hypofix (prCommentKey): the report, or the pointer to our
+    // fix PR, edited in place by each later run (a new commit, a /fix) and found again by a retry.
     const prNumber = run.pr?.number ?? job.prNumber;
+    const baseBranch = () => fixBase(host, job, run.pr);
+    const earlier = await earlierAnswer(run, result, baseBranch);
+    if (earlier) {
+      await check.conclude(
+        "neutral",
+        "Validated fix not posted: this failure is already answered",
+        answeredReason(earlier, result.failureSignature ?? ""),
+        { link: { label: `#${earlier.number}`, url: earlier.url }, report: outcome.report },
+      );
+      return { status: result.status, answered: earlier.number };
+    }
     const published = await deliverFix(host, outcome, checkout, {
       headSha: job.headSha,
-      baseBranch: () => fixBase(host, job, run.pr),
+      baseBranch,
       repoConfig,
       language,
       fork,
-      runKey: prNumber ? `pr${prNumber}` : `${job.headSha}${job.commentId ? `:c${job.commentId}` : ""}`,
       ...(prNumber ? { prNumber } : {}),
       ...(run.pr ? { pr: run.pr } : {}),
     });
+    await rememberAnswer(run, result, published);
     if (published.blocked) context.log.warn({ branch: published.blocked.branch }, published.blocked.reason);
     if (published.unfit) context.log.info({ why: published.unfit }, "no suggested changes");
     const review = published.review;

@@ -18,13 +18,13 @@ import { FakeChecks } from "../doubles/fake-checks.js";
 import type { Recorded } from "../doubles/fake-github.js";
 import { deliveryHeaders } from "../github/payloads.js";
 import { failedCheckRun } from "../helpers/app-payloads.js";
+import { exportTree, testsPass } from "../helpers/bank-tests.js";
 import { git } from "../helpers/git.js";
 import { serveOnLoopback, until, type Running } from "../helpers/hypofix-process.js";
 import { BankApp } from "../ops/bank-app.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = "suggestions-e2e-secret";
-const PYTHON = process.env.HYPOFIX_PYTHON ?? "python3";
 
 /** GitHub's "Commit suggestion": lines startLine..line of the file become the suggestion's lines. */
 function applySuggestion(content: string, startLine: number, line: number, body: string): string {
@@ -34,29 +34,6 @@ function applySuggestion(content: string, startLine: number, line: number, body:
   const lines = content.split("\n");
   lines.splice(startLine - 1, line - startLine + 1, ...replacement);
   return lines.join("\n");
-}
-
-/** Writes commit `sha`'s tree into `dir` (git archive: the origin's index and work tree stay as they are). */
-function exportTree(origin: string, sha: string, dir: string): void {
-  const tar = join(dir, ".tree.tar");
-  execFileSync("git", ["archive", "--format=tar", "-o", tar, sha], { cwd: origin });
-  execFileSync("tar", ["-xf", tar, "-C", dir]);
-  rmSync(tar);
-}
-
-/** Runs the bank example's tests over `files` (path → content) of commit `sha`; true when they pass. */
-function testsPass(origin: string, sha: string, files: Record<string, string>): boolean {
-  const dir = mkdtempSync(join(tmpdir(), "hypofix-applied-"));
-  try {
-    exportTree(origin, sha, dir);
-    for (const [path, content] of Object.entries(files)) writeFileSync(join(dir, path), content);
-    execFileSync(PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider"], { cwd: dir, stdio: "pipe" });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe("a validated fix is delivered on the failing pull request", () => {

@@ -19,6 +19,8 @@ interface Pull {
   /** A fork's pull request: the head lives in `owner`'s fork, at `sha` (fetchable here as refs/pull/N/head). */
   fork?: { owner: string; sha: string };
   labels?: string[];
+  /** Who opened it: the App (through POST /pulls) or, by default, a person. */
+  author?: { login: string; type: "Bot" | "User" };
 }
 
 /** A review as GitHub keeps it: its comments were checked against the pull request's diff. */
@@ -215,6 +217,7 @@ export class GitBackedGitHub {
         title: String(body.title),
         body: String(body.body),
         state: "open",
+        author: { login: BOT.name, type: "Bot" },
       };
       this.pulls.push(pr);
       return { status: 201, body: this.pullJson(pr) };
@@ -433,6 +436,7 @@ export class GitBackedGitHub {
       state: p.state,
       title: p.title,
       body: p.body,
+      user: p.author ?? { login: "maria", type: "User" },
       head: {
         ref: p.head,
         sha: this.pullHead(p) ?? null,

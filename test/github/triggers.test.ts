@@ -6,6 +6,7 @@ import {
   findCommand,
   parseCommand,
   triggerFromCheckRun,
+  triggerFromReview,
   triggerFromWorkflowRun,
 } from "../../src/inbound/triggers.js";
 import type { HypofixJob } from "../../src/queue/job.js";
@@ -59,21 +60,79 @@ describe("triggerFromCheckRun", () => {
     });
   });
 
-  it("ignores its own check runs (whatever their conclusion), its own branches and payloads without an installation", () => {
+  it("ignores its own check runs (whatever their conclusion), success on its own branches and payloads without an installation", () => {
     for (const conclusion of ["failure", "success"]) {
       const own = { ...completedCheckRun(conclusion), installation: { id: 1 } };
       expect(triggerFromCheckRun(own, own.check_run.app!.id)).toEqual({
         ignored: "check run is Hypofix's own",
       });
     }
-    const onOwnBranch = { ...completedCheckRun("failure"), installation: { id: 1 } };
-    onOwnBranch.check_run.check_suite!.head_branch = "hypofix/fix-ec26c3e57ca3";
-    expect(triggerFromCheckRun(onOwnBranch)).toEqual({
+    const greenOwnBranch = { ...completedCheckRun("success"), installation: { id: 1 } };
+    greenOwnBranch.check_run.check_suite!.head_branch = "hypofix/fix-ec26c3e57ca3";
+    expect(triggerFromCheckRun(greenOwnBranch)).toEqual({
       ignored: "branch hypofix/fix-ec26c3e57ca3 is Hypofix's own",
     });
     expect(triggerFromCheckRun(completedCheckRun("failure"))).toEqual({
       ignored: "payload has no installation",
     });
+  });
+});
+
+describe("a failure on Hypofix's own branch", () => {
+  it("is a ci-failure job for that branch (an iteration the worker checks is ours); a fork's branch of that name is not", () => {
+    const own = { ...completedCheckRun("failure"), installation: { id: 1 } };
+    own.check_run.check_suite!.head_branch = "hypofix/main";
+    const trigger = triggerFromCheckRun(own);
+    expect(trigger).toMatchObject({ job: { kind: "ci-failure", headBranch: "hypofix/main" } });
+    const fork = structuredClone(own);
+    fork.check_run.pull_requests[0]!.head!.repo!.url = "https://api.github.com/repos/eve/Hello-World";
+    expect(triggerFromCheckRun(fork)).toEqual({ ignored: "branch hypofix/main is Hypofix's own" });
+  });
+});
+
+type ReviewPayload = Parameters<typeof triggerFromReview>[0] & Record<string, unknown>;
+
+describe("triggerFromReview", () => {
+  const review = (state: string, headRef: string, headRepo = "Codertocat/Hello-World") => {
+    const p = examplePayload<ReviewPayload>("pull_request_review", (x) => x.action === "submitted");
+    p.review.state = state;
+    p.review.body = "  Fix it in the caller instead.  ";
+    p.pull_request.head.ref = headRef;
+    p.pull_request.head.repo = { full_name: headRepo };
+    return { ...p, installation: { id: 5 } };
+  };
+
+  it("turns changes requested on a pull request from a hypofix/ branch into a command job with the body as the constraint", () => {
+    const p = review("changes_requested", "hypofix/main");
+    expect(triggerFromReview(p)).toEqual({
+      job: {
+        kind: "ci-failure",
+        trigger: "command",
+        installationId: 5,
+        repo: helloWorld,
+        prNumber: p.pull_request.number,
+        requestedBy: p.review.user!.login,
+        reviewId: p.review.id,
+        commentedAt: p.review.submitted_at,
+        instructions: "Fix it in the caller instead.",
+      },
+    });
+  });
+
+  it("ignores other reviews, other branches, a fork's hypofix/ branch and bots", () => {
+    expect(triggerFromReview(review("commented", "hypofix/main"))).toEqual({
+      ignored: "review is commented",
+    });
+    expect(triggerFromReview(review("approved", "hypofix/main"))).toEqual({ ignored: "review is approved" });
+    expect(triggerFromReview(review("changes_requested", "feature"))).toEqual({
+      ignored: "not a pull request from Hypofix's branches",
+    });
+    expect(triggerFromReview(review("changes_requested", "hypofix/main", "eve/Hello-World"))).toEqual({
+      ignored: "not a pull request from Hypofix's branches",
+    });
+    const bot = review("changes_requested", "hypofix/main");
+    bot.review.user = { login: "ci[bot]", type: "Bot" };
+    expect(triggerFromReview(bot)).toEqual({ ignored: "review by a bot" });
   });
 });
 

@@ -106,7 +106,9 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
     expect(out).toEqual({ status: "fixed" });
     expect(repo.head("hypofix/feature")).toBe(human);
     expect(ourComments(number).map((c) => c.body)).toEqual([expect.stringContaining("did not push it")]);
-    expect(ourComments(failingPr)).toHaveLength(2);
+    // One comment per pull request: the failing one's pointer became the report, edited in place.
+    expect(ourComments(failingPr)).toHaveLength(1);
+    expect(ourComments(failingPr)[0]!.body).not.toContain("Hypofix proposes a validated fix");
     // A green run does not close a pull request someone else has pushed to.
     const green = repo.commit({ "calc/extra.py": "z = 4\n" });
     repo.github.checkRuns.set(green, [{ name: "tests", status: "completed", conclusion: "success" }]);
@@ -126,6 +128,8 @@ describe("a job's GitHub writes are idempotent and keep one pull request per fai
     expect(await run(job)).toEqual({ status: "nothing-to-close" });
     const notes = ourComments(number).filter((c) => c.body.includes("without this fix"));
     expect(notes).toHaveLength(1);
+    // The fix pull request's one comment too: the blocked note became the closing note.
+    expect(ourComments(number)).toHaveLength(1);
     expect(notes[0]!.body).toMatch(/passed at [0-9a-f]{12} without this fix/);
   });
 
