@@ -7,6 +7,7 @@ import type { Language, Runtime } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
+import { patchExplanation } from "./explanation.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
 import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
 import { limitDefaults } from "./limits.js";
@@ -458,7 +459,15 @@ async function validateAndAudit(
         edits: chosen.candidate.edits,
         diff: chosen.validation.diff,
         failingTests: targets,
-        explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
+        explanation: await patchExplanation({
+          sandbox: run.sandbox,
+          runtime: run.runtime,
+          candidate: chosen.candidate,
+          step: supported,
+          test: targets[0],
+          functions: localized.coverage.functions,
+          timeoutMs: reproduced.limits.testMs,
+        }),
         limits: { testTimeoutMs: reproduced.limits.testMs, suiteTimeoutMs: reproduced.limits.suiteMs },
         ...auditTests(reproduced, localized, chosen.candidate, state.failingTests),
       });
