@@ -15,7 +15,7 @@ import { precedingDefaults } from "./order.js";
 import { testsReaching } from "./reach.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
-import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
+import { chooseCandidate, measurer, signalsOf } from "./signals.js";
 import { suiteSelection } from "./suite.js";
 import { foldEquivalent } from "./patch-size.js";
 import { makeValidator } from "./validate.js";
@@ -369,18 +369,21 @@ async function validateAndAudit(
   const { state, context } = run;
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
-  const measure = {
+  const measuring = {
     sandbox: run.sandbox,
     runtime: run.runtime,
     suiteIds: run.suiteIds,
     timeoutMs: validationOf(run, reproduced).timeoutMs,
     before: localized.coverage,
+    failingTests: targets,
   };
+  const measure = measurer(measuring);
   // Among validated candidates, one that trips a signal never beats one that does not; then
   // the one a reviewer reads fastest. Candidates equal on the suite are ordered smallest first,
   // but all stay in: a smaller one may be the workaround that trips a signal.
   const ranked = await chooseCandidate(
-    { ...measure, failingTests: targets },
+    measuring,
+    measure,
     foldEquivalent(
       engineRun.candidates.filter((c) => c.validation.plausible),
       state.localization?.[0],
@@ -483,7 +486,7 @@ async function validateAndAudit(
     candidate: chosen.candidate,
     failingTests: targets,
     before: localized.coverage,
-    after: ranked.measured.get(chosen) ?? (await coverageWith(measure, chosen.candidate)),
+    measured: ranked.measured.get(chosen) ?? (await measure(chosen.candidate)),
     ...(context.audit ? { audit: state.audit } : {}),
   });
   run.phase(

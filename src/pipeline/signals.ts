@@ -1,38 +1,119 @@
-import { patchSignals, type PatchSignal } from "../audit/signals/index.js";
+import { patchSignals, type FixedLine, type ObservedTest, type PatchSignal } from "../audit/signals/index.js";
+import { rewrittenLines } from "../audit/signals/line-map.js";
 import type { Candidate, Validation } from "../debug/types.js";
-import type { CoverageReport, Runtime } from "../lang/types.js";
+import type { CoverageReport, FailureEvidence, Runtime } from "../lang/types.js";
 import type { Audit } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { rankCandidates } from "./rank.js";
 
-/** The suite's coverage with a candidate applied (the tree is restored), or why it could not be measured. */
-export async function coverageWith(
-  options: { sandbox: Sandbox; runtime: Runtime; suiteIds: string[] | undefined; timeoutMs: number },
-  candidate: Candidate,
-): Promise<CoverageReport | { missing: string }> {
-  const { sandbox, runtime } = options;
-  const snapshot = await sandbox.snapshot();
-  try {
-    for (const e of candidate.edits) await sandbox.writeFile(e.file, e.after);
-    return await runtime.coverage(options.suiteIds, { timeoutMs: options.timeoutMs });
-  } catch (err) {
-    return {
-      missing: `the coverage run with the patch failed: ${err instanceof Error ? err.message : String(err)}`,
-    };
-  } finally {
-    await sandbox.restore(snapshot);
-  }
+/** Rewritten lines whose values are observed, at most; passing instances of the failing test observed beside it. */
+const MAX_LINES = 4;
+const MAX_INSTANCES = 2;
+
+type Probes = FailureEvidence["probes"] | undefined;
+
+/** What one candidate's signals are measured from: the suite's coverage with it, and its fixed lines' values. */
+export interface Measured {
+  coverage: CoverageReport | { missing: string };
+  observed: { lines: FixedLine[]; tests: ObservedTest[] };
 }
 
-/** A candidate's signals from the coverage before and with it (and the audit, once it ran). */
+export interface MeasureOptions {
+  sandbox: Sandbox;
+  runtime: Runtime;
+  suiteIds: string[] | undefined;
+  timeoutMs: number;
+  /** The suite's coverage before any patch (its outcomes say which tests passed). */
+  before: CoverageReport;
+  failingTests: string[];
+}
+
+/** The lines a candidate rewrites (a condition, a return...), where they are on each side. */
+export function fixedLines(candidate: Candidate): FixedLine[] {
+  return candidate.edits
+    .flatMap((e) =>
+      rewrittenLines(e.before, e.after).map((r) => ({
+        file: e.file,
+        before: r.oldIndex + 1,
+        after: r.nowIndex + 1,
+        condition: /^\s*(?:(?:el)?if|while)\b/.test(r.now),
+      })),
+    )
+    .slice(0, MAX_LINES);
+}
+
+/** The first failing test and a few of its instances that passed before (same test, other parameters). */
+export function observedTests(
+  failingTests: string[],
+  before: CoverageReport,
+): { test: string; failing: boolean }[] {
+  const first = failingTests[0];
+  if (!first) return [];
+  const bracket = first.indexOf("[");
+  const instances =
+    bracket < 0
+      ? []
+      : Object.keys(before.outcomes)
+          .filter((id) => id.startsWith(first.slice(0, bracket + 1)) && !failingTests.includes(id))
+          .filter((id) => before.outcomes[id] === "passed")
+          .slice(0, MAX_INSTANCES);
+  return [{ test: first, failing: true }, ...instances.map((test) => ({ test, failing: false }))];
+}
+
+/**
+ * Measures candidates for their signals, each with the patch applied (the tree is restored):
+ * the suite's coverage, and the evidence helper's values at the rewritten lines in the failing
+ * test and its passing instances. The values before any patch are read once per set of lines.
+ */
+export function measurer(options: MeasureOptions): (candidate: Candidate) => Promise<Measured> {
+  const { sandbox, runtime } = options;
+  const tests = observedTests(options.failingTests, options.before);
+  const baseRuns = new Map<string, Promise<Probes[]>>();
+  const probes = (lines: { file: string; line: number }[]): Promise<Probes[]> =>
+    Promise.all(
+      tests.map(async (t) =>
+        lines.length === 0
+          ? undefined
+          : (await runtime.evidence(t.test, { lines, timeoutMs: options.timeoutMs }).catch(() => undefined))
+              ?.probes,
+      ),
+    );
+  return async (candidate) => {
+    const lines = fixedLines(candidate);
+    const key = JSON.stringify(lines.map((l) => [l.file, l.before]));
+    if (!baseRuns.has(key)) baseRuns.set(key, probes(lines.map((l) => ({ file: l.file, line: l.before }))));
+    const base = await baseRuns.get(key)!;
+    const snapshot = await sandbox.snapshot();
+    let coverage: Measured["coverage"];
+    let patched: Probes[] = [];
+    try {
+      for (const e of candidate.edits) await sandbox.writeFile(e.file, e.after);
+      coverage = await runtime
+        .coverage(options.suiteIds, { timeoutMs: options.timeoutMs })
+        .catch((err: unknown) => ({
+          missing: `the coverage run with the patch failed: ${err instanceof Error ? err.message : String(err)}`,
+        }));
+      patched = await probes(lines.map((l) => ({ file: l.file, line: l.after })));
+    } finally {
+      await sandbox.restore(snapshot);
+    }
+    return {
+      coverage,
+      observed: { lines, tests: tests.map((t, i) => ({ ...t, base: base[i], patched: patched[i] })) },
+    };
+  };
+}
+
+/** A candidate's signals from what was measured with it (and the audit, once it ran). */
 export function signalsOf(input: {
   candidate: Candidate;
   failingTests: string[];
   before: CoverageReport;
-  after: CoverageReport | { missing: string };
+  measured: Measured;
   audit?: Audit;
 }): PatchSignal[] {
-  const { candidate, after } = input;
+  const { candidate, measured } = input;
+  const after = measured.coverage;
   return patchSignals({
     changes: candidate.edits.map((e) => ({ path: e.file, before: e.before, after: e.after })),
     failingTests: input.failingTests,
@@ -40,10 +121,11 @@ export function signalsOf(input: {
       ? { coverageMissing: after.missing }
       : { coverage: { before: input.before, after } }),
     ...(input.audit ? { audit: input.audit } : {}),
+    observed: measured.observed,
   });
 }
 
-/** Validated candidates whose signals are measured to rank them, at most (one coverage run each). */
+/** Validated candidates whose signals are measured to rank them, at most. */
 const MAX_RANKED = 3;
 
 interface Found {
@@ -53,26 +135,27 @@ interface Found {
 
 /**
  * The validated candidate to propose, ranked by their signals (rank.ts): with several, each
- * of the first few gets a coverage run with it applied. Returns the coverage measured, so the
- * chosen one's signals need no second run.
+ * of the first few is measured with it applied. Returns what was measured, so the chosen
+ * one's signals need no second run.
  */
 export async function chooseCandidate<T extends Found>(
-  options: Parameters<typeof coverageWith>[0] & { before: CoverageReport; failingTests: string[] },
+  options: MeasureOptions,
+  measure: (candidate: Candidate) => Promise<Measured>,
   plausible: T[],
-): Promise<{ chosen: T | undefined; measured: Map<T, CoverageReport | { missing: string }> }> {
-  const measured = new Map<T, CoverageReport | { missing: string }>();
+): Promise<{ chosen: T | undefined; measured: Map<T, Measured> }> {
+  const measured = new Map<T, Measured>();
   if (plausible.length <= 1) return { chosen: plausible[0], measured };
   const ranked: { item: T; signals: PatchSignal[] }[] = [];
   for (const found of plausible.slice(0, MAX_RANKED)) {
-    const after = await coverageWith(options, found.candidate);
-    measured.set(found, after);
+    const m = await measure(found.candidate);
+    measured.set(found, m);
     ranked.push({
       item: found,
       signals: signalsOf({
         candidate: found.candidate,
         failingTests: options.failingTests,
         before: options.before,
-        after,
+        measured: m,
       }),
     });
   }

@@ -2,9 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { pipelineAudit } from "../../src/audit/index.js";
 import { createOfflineEngine } from "../../src/debug/offline/index.js";
-import type { Candidate, DebugEngine } from "../../src/debug/types.js";
 import { confidenceFlags } from "../helpers/markdown.js";
-import { fixLocally, fixture } from "./helpers.js";
+import { fixLocally, fixture, scriptedEngine } from "./helpers.js";
 
 /*
  * Call claims for direct calls, on real runs (local sandbox, real pytest, the offline audit):
@@ -16,38 +15,6 @@ const FAST = { testTimeoutMs: 5_000, callTimeoutMs: 3_000 };
 const audit = pipelineAudit({ engine: "offline", options: FAST });
 
 const GRADES = readFileSync(`${fixture("fix-grade")}/grades.py`, "utf8");
-
-/** An engine that proposes one patch of grades.py from one step that claims `claim`. */
-function claiming(after: string, claim: string): DebugEngine {
-  return {
-    name: "offline",
-    async run(_bug, _runtime, _budget, validate) {
-      const candidate: Candidate = {
-        edits: [{ file: "grades.py", before: GRADES, after }],
-        fromStep: 0,
-        at: { file: "grades.py", line: 5, function: "letter" },
-      };
-      const step = {
-        hypothesis: "The boundary is exclusive where it should be inclusive.",
-        claim,
-        prediction: "The failing test passes.",
-        experiment: "edit",
-        observation: "[No exception triggered]",
-        conclusion: "supported" as const,
-        done: true,
-        note: "",
-        kind: "edit" as const,
-        durationMs: 0,
-      };
-      return {
-        steps: [step],
-        candidates: [{ candidate, validation: await validate(candidate) }],
-        done: true,
-        stop: "done",
-      };
-    },
-  };
-}
 
 describe("call claims for the failing test's own calls", () => {
   it("a one-token fix of a function a parametrized test calls directly: the stated call is confirmed (✅)", async () => {
@@ -67,8 +34,11 @@ describe("call claims for the failing test's own calls", () => {
     const wrong = GRADES.replace("if score > 90:", "if score >= 90 or score < 0:");
     const claim =
       "Makes the boundary inclusive. `letter` called with `(90)` returned `'B'` before the patch and returns `'A+'` with it.";
-    const { result, report } = await fixLocally(fixture("fix-grade"), claiming(wrong, claim), { audit })
-      .outcome;
+    const { result, report } = await fixLocally(
+      fixture("fix-grade"),
+      scriptedEngine("grades.py", GRADES, [{ after: wrong, claim }], { line: 5, function: "letter" }),
+      { audit },
+    ).outcome;
     expect(result.status).toBe("fixed");
     const claimed = result.audit.claims.find((c) => c.text.includes("`'A+'`"));
     expect(claimed).toMatchObject({ verdict: "contradicted" });

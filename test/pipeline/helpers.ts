@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
-import type { DebugEngine } from "../../src/debug/types.js";
+import type { Candidate, DebugEngine } from "../../src/debug/types.js";
 import { python } from "../../src/lang/python/index.js";
 import type { RunOptions } from "../../src/lang/types.js";
 import { runFix, type FixInput, type RunContext, type RuntimeFactory } from "../../src/pipeline/index.js";
@@ -75,5 +75,40 @@ export function watched(seen: Seen[], timeoutMs?: number): RuntimeFactory {
         };
       },
     });
+  };
+}
+
+/**
+ * An engine that proposes the given versions of one file as candidates, in order, each from a
+ * supported step of its own (with `claim` when given), each validated as the pipeline validates.
+ */
+export function scriptedEngine(
+  file: string,
+  before: string,
+  afters: { after: string; claim?: string }[],
+  at: { line: number; function: string },
+): DebugEngine {
+  return {
+    name: "offline",
+    async run(_bug, _runtime, _budget, validate) {
+      const steps = afters.map(({ claim }, i) => ({
+        hypothesis: `Candidate ${i + 1}.`,
+        ...(claim ? { claim } : {}),
+        prediction: "The failing test passes.",
+        experiment: `edit ${i + 1}`,
+        observation: "[No exception triggered]",
+        conclusion: "supported" as const,
+        done: true,
+        note: "",
+        kind: "edit" as const,
+        durationMs: 0,
+      }));
+      const candidates = [];
+      for (const [i, { after }] of afters.entries()) {
+        const candidate: Candidate = { edits: [{ file, before, after }], fromStep: i, at: { file, ...at } };
+        candidates.push({ candidate, validation: await validate(candidate) });
+      }
+      return { steps, candidates, done: true, stop: "done" };
+    },
   };
 }

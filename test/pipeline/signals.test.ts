@@ -1,9 +1,16 @@
 import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Candidate, DebugEngine } from "../../src/debug/types.js";
 import { confidenceFlags } from "../helpers/markdown.js";
 import { writeTree } from "../helpers/tree.js";
-import { fixLocally } from "./helpers.js";
+import { fixLocally, scriptedEngine } from "./helpers.js";
+
+const scripted = (afters: string[]) =>
+  scriptedEngine(
+    "lookup.py",
+    LOOKUP,
+    afters.map((after) => ({ after })),
+    { line: 2, function: "first_index" },
+  );
 
 /*
  * The ranking where candidates are chosen, on a real run (local sandbox, real pytest): an
@@ -35,36 +42,6 @@ const TESTS = [
 ].join("\n");
 const WRONG = LOOKUP.replace("    if not items:", "    if not default:");
 const RIGHT = LOOKUP.replace("    return -1\n", "    return default\n");
-
-/** An engine that proposes the given files as candidates, in order, each from a step of its own. */
-function scripted(afters: string[]): DebugEngine {
-  return {
-    name: "offline",
-    async run(_bug, _runtime, _budget, validate) {
-      const candidates = [];
-      const steps = afters.map((_, i) => ({
-        hypothesis: `Candidate ${i + 1}.`,
-        prediction: "The failing test passes.",
-        experiment: `edit ${i + 1}`,
-        observation: "[No exception triggered]",
-        conclusion: "supported" as const,
-        done: true,
-        note: "",
-        kind: "edit" as const,
-        durationMs: 0,
-      }));
-      for (const [i, after] of afters.entries()) {
-        const candidate: Candidate = {
-          edits: [{ file: "lookup.py", before: LOOKUP, after }],
-          fromStep: i,
-          at: { file: "lookup.py", line: 2, function: "first_index" },
-        };
-        candidates.push({ candidate, validation: await validate(candidate) });
-      }
-      return { steps, candidates, done: true, stop: "done" };
-    },
-  };
-}
 
 const dirs: string[] = [];
 afterAll(async () => {
