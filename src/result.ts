@@ -75,7 +75,7 @@ export const auditSchema = z.object({
 
 /** A signal that tells a correct patch from a plausible one (src/audit/signals/): tripped, with its evidence. */
 export const signalSchema = z.object({
-  id: z.enum(["code-silenced", "condition", "beyond-failing-tests"]),
+  id: z.enum(["code-silenced", "condition", "beyond-failing-tests", "decisive-observation"]),
   name: z.string(),
   measured: z.boolean(),
   tripped: z.boolean(),

@@ -125,10 +125,20 @@ export function exampleTest(check: string, modules: string[]): string {
 export interface CallChange {
   /** The function's qualified name (`Account.can_withdraw`). */
   qualname: string;
-  /** The arguments as written, without the enclosing parentheses (and without `self`). */
+  /** The arguments as written, without the enclosing parentheses (a method's may leave out its object). */
   args: string;
   before: string;
   after: string;
+}
+
+/**
+ * The sentence stating a call change, the form `callChange` reads (and the audit checks), or
+ * undefined when a part holds a backtick or a line break (a code span would not read back).
+ */
+export function callChangeSentence(change: CallChange, test: string): string | undefined {
+  const parts = [change.qualname, change.args, change.before, change.after, test];
+  if (parts.some((p) => /[`\n]/.test(p))) return undefined;
+  return `\`${change.qualname}\` called with \`(${change.args})\` returned \`${change.before}\` before the patch and returns \`${change.after}\` with it (in \`${test}\`).`;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface DifferentialOptions {
   callTimeoutMs?: number;
   /** Distinct calls recorded per function. */
   maxCallsPerFunction?: number;
+  /** Tests whose calls are recorded past that cap (the failing tests, whose calls claims name). */
+  priorityTests?: string[];
   /** Pickled arguments of one call larger than this are reported, not recorded. */
   maxArgBytes?: number;
   /**
@@ -66,7 +68,8 @@ interface Side {
   stderr: string;
 }
 
-interface RecordedCall {
+/** A call as the recorder saw it during a test, with what it gave then. */
+export interface RecordedCall {
   target: string;
   call: string;
   test: string;
@@ -98,7 +101,10 @@ function outcomeOf(line: JsonLine): CallOutcome {
   return o;
 }
 
-function parseSide(text: string, exec: { timedOut: boolean; exitCode: number | null; stderr: string }): Side {
+export function parseSide(
+  text: string,
+  exec: { timedOut: boolean; exitCode: number | null; stderr: string },
+): Side {
   const side: Side = {
     tests: new Map(),
     collectErrors: [],
@@ -343,6 +349,7 @@ async function record(
     extraTests: Object.keys(opts.extraTests ?? {}),
     ...(opts.tests ? { tests: opts.tests } : {}),
     maxCalls: opts.maxCallsPerFunction,
+    ...(opts.priorityTests ? { priorityTests: opts.priorityTests } : {}),
     maxArgBytes: opts.maxArgBytes,
     testTimeoutMs: opts.testTimeoutMs,
     ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),

@@ -4,7 +4,7 @@ import type { ChatModel } from "../llm/types.js";
 import { auditVerdict, type Audit, type AuditVerdict, type Claim, type EngineKind } from "../result.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { changesFromDiff } from "./changes.js";
-import { exampleCheck, exampleTest, moduleNames, parseClaim } from "./claims.js";
+import { callChange, exampleCheck, exampleTest, moduleNames, parseClaim } from "./claims.js";
 import { statedClaims } from "./stated-claims.js";
 import {
   runDifferential,
@@ -81,7 +81,10 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
   const notes: string[] = [...(input.notes ?? [])];
 
   let modelView: ModelClaim[] | undefined;
-  if (input.engine === "llm") {
+  // A stated call change names its own evidence (a recorded call): the replay checks it, not a model's test.
+  const calls: ModelClaim[] = sentences.filter((s) => callChange(s)).map((text) => ({ text, kind: "other" }));
+  const prose = sentences.filter((s) => !callChange(s));
+  if (input.engine === "llm" && prose.length > 0) {
     if (!input.model) throw new Error("auditPatch: the llm engine needs a model");
     try {
       const changed = changes.flatMap((c) =>
@@ -91,13 +94,13 @@ export async function auditPatch(input: AuditPatchInput): Promise<AuditOutcome> 
       const reply = await modelClaims(
         input.model,
         {
-          explanation: sentences.join("\n"),
+          explanation: prose.join("\n"),
           diff: diffOf(changes),
           api: changedApi(changed, functions, runtime.language.prompts),
         },
         runtime.language,
       );
-      modelView = await validateClaimTests(runtime, reply.claims, SCRATCH);
+      modelView = [...(await validateClaimTests(runtime, reply.claims, SCRATCH)), ...calls];
     } catch (err) {
       notes.push(
         `The model's claims were not usable, so the offline checks ran instead: ${(err as Error).message}`,
@@ -170,10 +173,17 @@ export function pipelineAudit(options: Pick<AuditPatchInput, "engine" | "model" 
     limits?: { testTimeoutMs: number; suiteTimeoutMs: number };
     /** The tests that reach the changed code (the job's coverage); absent: the whole suite. */
     tests?: string[];
+    /** The tests the patch fixes: their calls are recorded past the per-function cap. */
+    failingTests?: string[];
   }): Promise<Audit> => {
     const outcome = await auditPatch({
       ...options,
-      options: { ...input.limits, ...(input.tests ? { tests: input.tests } : {}), ...options.options },
+      options: {
+        ...input.limits,
+        ...(input.tests ? { tests: input.tests } : {}),
+        ...(input.failingTests ? { priorityTests: input.failingTests } : {}),
+        ...options.options,
+      },
       sandbox: input.sandbox,
       runtime: input.runtime,
       patch: input.diff,

@@ -84,6 +84,8 @@ export const evidenceSchema = z.object({
       line: z.number().int(),
       /** What to print there; null when the line reads nothing worth printing. */
       expr: z.string().nullable(),
+      /** Whether `expr` is what the line itself computes (its condition, returned or assigned value), not only names it reads. */
+      computed: z.boolean().optional(),
       returned: z.string().optional(),
       params: z.array(z.string()).optional(),
       /** The values `expr` had at each hit (at most 100) and the number of hits, as the debugger reports them. */

@@ -306,6 +306,8 @@ export interface CallRecording {
   tests?: string[];
   /** Distinct calls recorded per function. */
   maxCalls: number;
+  /** Tests whose calls may take `maxCalls` more per function (the failing tests: what a claim about the fix names). */
+  priorityTests?: string[];
   /** Arguments of one call larger than this (serialized) are reported, not recorded. */
   maxArgBytes: number;
   /** One test may run this long before it is failed as hung. */

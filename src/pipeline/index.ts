@@ -7,6 +7,7 @@ import type { Language, Runtime } from "../lang/types.js";
 import type { Logger } from "../log.js";
 import { assemble, EMPTY_AUDIT, type FixOutcome, type RunState } from "./assemble.js";
 import { environmentPhase } from "./environment.js";
+import { patchExplanation } from "./explanation.js";
 import { coverageReaches, localizePhase, type Localized, type Localizer } from "./localize.js";
 import { allDefaults, withRunDefaults, type RunDefaults } from "./job-runtime.js";
 import { limitDefaults } from "./limits.js";
@@ -14,7 +15,7 @@ import { precedingDefaults } from "./order.js";
 import { testsToRun } from "./reach.js";
 import { reproducePhase, type Reproduced } from "./reproduce.js";
 import { overturned, revalidatePhase } from "./revalidate.js";
-import { chooseCandidate, coverageWith, signalsOf } from "./signals.js";
+import { chooseCandidate, measurer, signalsOf } from "./signals.js";
 import { suiteSelection } from "./suite.js";
 import { foldEquivalent } from "./patch-size.js";
 import { makeValidator } from "./validate.js";
@@ -413,19 +414,22 @@ async function validateAndAudit(
   const { state, context } = run;
   state.patches = engineRun.candidates;
   let targets = reproduced.failingTests;
-  const measure = {
+  const measuring = {
     sandbox: run.sandbox,
     runtime: run.runtime,
     suiteIds: run.suiteIds,
     timeoutMs: validationOf(run, reproduced).timeoutMs,
     before: localized.coverage,
     scope: scopeOf(reproduced, localized),
+    failingTests: targets,
   };
+  const measure = measurer(measuring);
   // Among validated candidates, one that trips a signal never beats one that does not; then
   // the one a reviewer reads fastest. Candidates equal on the suite are ordered smallest first,
   // but all stay in: a smaller one may be the workaround that trips a signal.
   const ranked = await chooseCandidate(
-    { ...measure, failingTests: targets },
+    measuring,
+    measure,
     foldEquivalent(
       engineRun.candidates.filter((c) => c.validation.plausible),
       state.localization?.[0],
@@ -517,7 +521,15 @@ async function validateAndAudit(
         edits: chosen.candidate.edits,
         diff: chosen.validation.diff,
         failingTests: targets,
-        explanation: supported ? (supported.claim ?? supported.hypothesis) : "",
+        explanation: await patchExplanation({
+          sandbox: run.sandbox,
+          runtime: run.runtime,
+          candidate: chosen.candidate,
+          step: supported,
+          test: targets[0],
+          functions: localized.coverage.functions,
+          timeoutMs: reproduced.limits.testMs,
+        }),
         limits: { testTimeoutMs: reproduced.limits.testMs, suiteTimeoutMs: reproduced.limits.suiteMs },
         ...auditTests(reproduced, localized, chosen.candidate, state.failingTests),
       });
@@ -533,7 +545,7 @@ async function validateAndAudit(
     candidate: chosen.candidate,
     failingTests: targets,
     before: localized.coverage,
-    after: ranked.measured.get(chosen) ?? (await coverageWith(measure, chosen.candidate)),
+    measured: ranked.measured.get(chosen) ?? (await measure(chosen.candidate)),
     ...(context.audit ? { audit: state.audit } : {}),
   });
   run.phase(

@@ -4,6 +4,7 @@ import { pipelineAudit } from "../../src/audit/index.js";
 import { loadConfig } from "../../src/config.js";
 import { createPythonRuntime, python } from "../../src/lang/python/index.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import { ScriptedModel, say } from "../doubles/scripted-model.js";
 import { buildFixtureRepo } from "./fixture-repo.js";
 
 // The pipeline's path: a patch as a unified diff, in a sandbox the pipeline made (real Docker), with the
@@ -52,5 +53,27 @@ describe("pipelineAudit", () => {
     );
     // The audit leaves the tree at the base side.
     expect(await sandbox.readFile("shop/pricing.py")).toContain("        return total - 10\n");
+  });
+
+  it("with the llm engine, a stated call change is judged by the recorded call, not sent to the model", async () => {
+    const prose = "The TENOFF branch subtracts 10 without a floor.";
+    const call =
+      "`discount` called with `(20.49, None)` returned `20.49` before the patch and returns `20` with it.";
+    const model = new ScriptedModel([
+      say(JSON.stringify({ claims: [{ text: prose, kind: "other", about: "old", test: "" }] })),
+    ]);
+    const audit = await pipelineAudit({ engine: "llm", model, options: { testTimeoutMs: 5_000 } })({
+      sandbox,
+      runtime: createPythonRuntime(sandbox),
+      diff,
+      explanation: `${prose}\n\n${call}`,
+    });
+    expect(JSON.stringify(model.requests[0]?.messages)).not.toContain("called with");
+    expect(audit.claims.find((c) => c.text === call)).toMatchObject({
+      verdict: "confirmed",
+      evidence: expect.stringContaining(
+        "recorded call `discount(20.49, None)` gave `20.49` before and `20` after",
+      ),
+    });
   });
 });

@@ -143,3 +143,49 @@ describe("record_calls.py", () => {
     expect(replayOf("outer.inner(1)")).toMatchObject({ kind: "unresolved", type: "LookupError" });
   });
 });
+
+describe("record_calls.py's cap on calls per function", () => {
+  const capDir = mkdtempSync(path.join(tmpdir(), "hypofix-record-cap-"));
+  afterAll(() => rmSync(capDir, { recursive: true, force: true }));
+
+  /** The calls recorded with one call per function allowed, `priority` tests exempt up to one more. */
+  function recordedWith(priority: string[]): string[] {
+    mkdirSync(path.join(capDir, "tests"), { recursive: true });
+    writeFileSync(path.join(capDir, "inc.py"), "def inc(v):\n    return v + 1\n");
+    writeFileSync(
+      path.join(capDir, "tests", "test_inc.py"),
+      "from inc import inc\n\ndef test_a():\n    assert inc(1) + inc(2) == 5\n\ndef test_b():\n    assert inc(3) == 4\n",
+    );
+    const config = {
+      root: capDir,
+      targets: [{ file: "inc.py", qualname: "inc" }],
+      out: path.join(capDir, "calls.jsonl"),
+      maxCalls: 1,
+      priorityTests: priority,
+    };
+    writeFileSync(path.join(capDir, "config.json"), JSON.stringify(config));
+    execFileSync(PYTHON, ["-m", "pytest", "-q", "-p", "record_calls", "-p", "no:cacheprovider"], {
+      cwd: capDir,
+      env: {
+        ...process.env,
+        PYTHONPATH: HELPERS,
+        PYTHONDONTWRITEBYTECODE: "1",
+        HYPOFIX_RECORD_CONFIG: path.join(capDir, "config.json"),
+      },
+    });
+    return jsonl(config.out)
+      .filter((r) => r.kind === "call")
+      .map((r) => `${String(r.test)} ${String(r.call)}`);
+  }
+
+  it("stops at the cap, so a later test's calls are lost", () => {
+    expect(recordedWith([])).toEqual(["tests/test_inc.py::test_a inc(1)"]);
+  });
+
+  it("records a priority test's calls past it (the failing test's own call, which a claim names)", () => {
+    expect(recordedWith(["tests/test_inc.py::test_b"])).toEqual([
+      "tests/test_inc.py::test_a inc(1)",
+      "tests/test_inc.py::test_b inc(3)",
+    ]);
+  });
+});

@@ -82,7 +82,7 @@ describe("confidence flags on real runs (docker)", () => {
     expect(flags["localization agrees"]).toMatchObject({ icon: "✅", value: "5 of 5 AutoFL runs" });
   }, 300_000);
 
-  it("a fix whose explanation names no checkable behaviour: audit unverified; AutoFL runs disagreeing", async () => {
+  it("a fix of a function the test calls directly: audit confirmed by the test's own call; AutoFL runs disagreeing", async () => {
     const { result, report } = await fix(fixture("fix-loop"), {
       localizer: autofl([
         "```\nrunning_total\n```",
@@ -94,7 +94,10 @@ describe("confidence flags on real runs (docker)", () => {
     });
     const flags = confidenceFlags(report);
     expect(result.status).toBe("fixed");
-    expect(flags["audit"]).toMatchObject({ icon: "⚠️", value: "unverified" });
+    expect(flags["audit"]).toMatchObject({ icon: "✅", value: "confirmed" });
+    expect(result.audit.claims.find((c) => c.verdict === "confirmed")?.evidence).toContain(
+      "recorded call `running_total([1, 2, 3])` gave `[2, 5]` before and `[1, 3, 6]` after",
+    );
     // `running_total` is top (score 3.5 vs 1.5) and first in three of the five answers.
     expect(flags["localization agrees"]).toMatchObject({ icon: "⚠️", value: "3 of 5 AutoFL runs" });
     expect(result.confidence.localizationAgreement).toBeCloseTo(0.6);

@@ -80,19 +80,20 @@ export function watched(seen: Seen[], timeoutMs?: number): RuntimeFactory {
 
 /**
  * An engine that proposes the given versions of one file as candidates, in order, each from a
- * step of its own at `at` (a test double: the pipeline around it is real).
+ * supported step of its own (with `claim` when given), each validated as the pipeline validates.
  */
-export function scripted(
+export function scriptedEngine(
   file: string,
   before: string,
-  afters: string[],
+  afters: { after: string; claim?: string }[],
   at: { line: number; function: string },
 ): DebugEngine {
   return {
     name: "offline",
     async run(_bug, _runtime, _budget, validate) {
-      const steps = afters.map((_, i) => ({
+      const steps = afters.map(({ claim }, i) => ({
         hypothesis: `Candidate ${i + 1}.`,
+        ...(claim ? { claim } : {}),
         prediction: "The failing test passes.",
         experiment: `edit ${i + 1}`,
         observation: "[No exception triggered]",
@@ -103,7 +104,7 @@ export function scripted(
         durationMs: 0,
       }));
       const candidates = [];
-      for (const [i, after] of afters.entries()) {
+      for (const [i, { after }] of afters.entries()) {
         const candidate: Candidate = { edits: [{ file, before, after }], fromStep: i, at: { file, ...at } };
         candidates.push({ candidate, validation: await validate(candidate) });
       }

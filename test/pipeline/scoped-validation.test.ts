@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeTree } from "../helpers/tree.js";
-import { fixLocally, watched, type Seen, scripted as scriptedEngine } from "./helpers.js";
+import { fixLocally, scriptedEngine, watched, type Seen } from "./helpers.js";
 
 /*
  * Inside debugging a candidate runs only the tests that reach its change (the others ran none
@@ -46,7 +46,13 @@ const CLI = [
 const WRONG = CALC.replace("    return w + h", "    return w ** h - 2");
 const RIGHT = CALC.replace("    return w + h", "    product = w * h\n    return product");
 
-const scripted = (afters: string[]) => scriptedEngine("calc.py", CALC, afters, { line: 2, function: "area" });
+const scripted = (afters: string[]) =>
+  scriptedEngine(
+    "calc.py",
+    CALC,
+    afters.map((after) => ({ after })),
+    { line: 2, function: "area" },
+  );
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -2,7 +2,15 @@ import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { confidenceFlags } from "../helpers/markdown.js";
 import { writeTree } from "../helpers/tree.js";
-import { fixLocally, scripted as scriptedEngine } from "./helpers.js";
+import { fixLocally, scriptedEngine } from "./helpers.js";
+
+const scripted = (afters: string[]) =>
+  scriptedEngine(
+    "lookup.py",
+    LOOKUP,
+    afters.map((after) => ({ after })),
+    { line: 2, function: "first_index" },
+  );
 
 /*
  * The ranking where candidates are chosen, on a real run (local sandbox, real pytest): an
@@ -34,9 +42,6 @@ const TESTS = [
 ].join("\n");
 const WRONG = LOOKUP.replace("    if not items:", "    if not default:");
 const RIGHT = LOOKUP.replace("    return -1\n", "    return default\n");
-
-const scripted = (afters: string[]) =>
-  scriptedEngine("lookup.py", LOOKUP, afters, { line: 2, function: "first_index" });
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -104,11 +104,12 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
     // The locals' types as the test first ran each line (a loop's variables from its second pass).
     const types = { i: "int", items: "list", t: "int" };
     expect(ev?.probes).toEqual([
-      { file: "shop.py", line: 9, expr: null, types: { items: "list" } },
+      { file: "shop.py", line: 9, expr: null, computed: false, types: { items: "list" } },
       {
         file: "shop.py",
         line: 10,
         expr: "range(len(items) - 1)",
+        computed: true,
         values: Array(3).fill({ value: "range(0, 2)" }),
         total: 3,
         types,
@@ -117,6 +118,7 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
         file: "shop.py",
         line: 11,
         expr: "(t, items[i])",
+        computed: false,
         values: [{ value: "(0, 1)" }, { value: "(1, 2)" }],
         total: 2,
         types,
@@ -125,6 +127,7 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
         file: "shop.py",
         line: 12,
         expr: "t",
+        computed: true,
         returned: "t",
         params: ["items"],
         values: [{ value: "3" }],
@@ -132,7 +135,7 @@ describe("the evidence of a failing test (local sandbox, real pytest)", () => {
         types,
       },
       // Never reached in this test: no values, and the engine asks the debugger instead.
-      { file: "shop.py", line: 26, expr: "x", values: [], total: 0 },
+      { file: "shop.py", line: 26, expr: "x", computed: false, values: [], total: 0 },
     ]);
   });
 

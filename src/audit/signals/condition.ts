@@ -1,6 +1,6 @@
-import { diffLines } from "diff";
 import { codeSpan as q } from "../../text.js";
 import type { FileChange } from "../types.js";
+import { rewrittenLines } from "./line-map.js";
 import { measured, type PatchSignal } from "./types.js";
 
 /** `if` / `elif` / `while` (Python) or `if (...)` / `while (...)` (C-like): the condition. */
@@ -69,29 +69,6 @@ export function conditionSubject(changes: FileChange[]): PatchSignal {
       : `${found.length} conditions no longer test their subject`,
     found.join("; "),
   );
-}
-
-/** Each rewritten line paired with its replacement (same position in a changed hunk). */
-function rewrittenLines(before: string, after: string) {
-  const lines = after.split("\n");
-  const out: { old: string; now: string; nowIndex: number; lines: string[] }[] = [];
-  let newIndex = 0;
-  const parts = diffLines(before, after);
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    const count = part.count ?? 0;
-    if (part.removed && parts[i + 1]?.added) {
-      const olds = part.value.split("\n").slice(0, count);
-      const next = parts[i + 1]!;
-      const nows = next.value.split("\n").slice(0, next.count ?? 0);
-      for (let k = 0; k < Math.min(olds.length, nows.length); k++) {
-        out.push({ old: olds[k]!, now: nows[k]!, nowIndex: newIndex + k, lines });
-      }
-      continue;
-    }
-    if (!part.removed) newIndex += count;
-  }
-  return out;
 }
 
 /** The lines a condition guards: the more indented lines after it (its block). */

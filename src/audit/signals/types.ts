@@ -11,6 +11,7 @@ export const SIGNAL_NAMES: Record<PatchSignal["id"], string> = {
   "code-silenced": "no code silenced",
   condition: "conditions still test their subject",
   "beyond-failing-tests": "no behaviour change beyond the failing tests",
+  "decisive-observation": "the fixed line decides the failing test",
 };
 
 export function notMeasured(id: PatchSignal["id"], why: string): PatchSignal {

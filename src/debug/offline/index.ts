@@ -8,7 +8,6 @@ import { finish, startRun } from "./state.js";
 import { tryTwins } from "./twins.js";
 
 export { alikeFirst, sameReplacement } from "./base.js";
-export { tupleItems } from "./observed-change.js";
 export { copiesOf } from "./twins.js";
 
 export interface OfflineOptions {

@@ -1,15 +1,13 @@
 import { formatEditExperiment, NO_EXCEPTION } from "../../lang/experiment.js";
 import { clip, codeSpan as code } from "../../text.js";
 import { attempt, type Attempted } from "./attempt.js";
-import { observedChange } from "./observed-change.js";
 import type { PlannedHypothesis } from "./plan.js";
 import type { OfflineRun } from "./state.js";
 import { claimOf, describeEdit } from "./words.js";
 
 /**
  * The single-edit strategy: the candidate's edit alone, judged by the first failing test.
- * `seen` is the probe's values in words. When it validates, the step's claim also gets the
- * behaviour change the edit makes (observed-change.ts).
+ * `seen` is the probe's values in words.
  */
 export async function singleEdit(run: OfflineRun, item: PlannedHypothesis, seen: string): Promise<Attempted> {
   const { bug } = run;
@@ -29,9 +27,5 @@ export async function singleEdit(run: OfflineRun, item: PlannedHypothesis, seen:
     bug.primaryTest,
     item,
   );
-  if (tried.validation?.plausible) {
-    const change = await observedChange(run, item);
-    if (change) tried.step.claim = `${tried.step.claim} ${change}`;
-  }
   return tried;
 }

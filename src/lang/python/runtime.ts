@@ -160,6 +160,7 @@ class SandboxPythonRuntime implements Runtime {
       targets: recording.targets,
       out: `${workdir}/${recording.out}`,
       maxCalls: recording.maxCalls,
+      priorityTests: recording.priorityTests ?? [],
       maxArgBytes: recording.maxArgBytes,
       testTimeout: recording.testTimeoutMs / 1000,
     };

@@ -320,13 +320,16 @@ class Collector:
         elif isinstance(stmt, ast.AugAssign):
             expr = ast.Tuple(elts=[load(stmt.target), stmt.value], ctx=ast.Load())
         text = None
+        computed = False
         if expr is not None and pure(expr) and any(isinstance(n, ast.Name) for n in ast.walk(expr)):
             text = ast.unparse(expr)
+            computed = not isinstance(stmt, ast.AugAssign)
         else:
             names = read_names(stmt)
             if names:
                 text = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
-        out = {"file": relpath, "line": line, "expr": text}
+        # computed: the expression is what the line itself computes (not merely the names it reads)
+        out = {"file": relpath, "line": line, "expr": text, "computed": computed}
         if isinstance(stmt, ast.Return) and stmt.value is not None:
             out["returned"] = ast.unparse(stmt.value)
             fn = enclosing_function(tree, line)

@@ -4,7 +4,8 @@ Record (as a pytest plugin):
     HYPOFIX_RECORD_CONFIG=<config.json> python -m pytest -p record_calls ...
   config: {"root": abs repo dir, "targets": [{"file": rel path, "qualname": "A.f"}],
            "out": abs path of the JSONL written, "maxCalls": per target, "maxArgBytes": int,
-           "testTimeout": seconds one test may run before it is failed as hung}
+           "testTimeout": seconds one test may run before it is failed as hung,
+           "priorityTests": node ids whose calls may take maxCalls more per target}
   The same JSONL carries each test's outcome, so one run gives both the suite's
   results and the calls (a hung test is failed at its timeout and the run goes on).
   Each captured call's arguments are pickled at entry (before the function can
@@ -101,6 +102,8 @@ class Recorder:
         self.reached = {}
         self.test = "<collection>"
         self.test_timeout = float(config.get("testTimeout", 0))
+        # The failing tests' own calls are what a claim about the fix names: never crowded out by the cap.
+        self.priority = set(config.get("priorityTests", ()))
 
     def write(self, record):
         with self.lock:
@@ -148,7 +151,8 @@ class Recorder:
             if self.reached[key] == 1:
                 self.write({**base, "kind": "uncapturable", "call": call, "reason": "generator or coroutine function: calls are not replayed"})
             return None
-        if self.seen.get(key, 0) >= self.max_calls:
+        limit = self.max_calls * (2 if self.test in self.priority else 1)
+        if self.seen.get(key, 0) >= limit:
             return None
         try:
             data = pickle.dumps((args, kwargs), protocol=4)
