@@ -25,6 +25,7 @@ describe("parseRepoConfig", () => {
         "reruns: 2",
         "delivery: pull-request",
         "max_open_pull_requests: 5",
+        "max_ci_iterations: 2",
       ].join("\n"),
     );
     expect(config).toEqual({
@@ -40,6 +41,7 @@ describe("parseRepoConfig", () => {
       reruns: 2,
       delivery: "pull-request",
       max_open_pull_requests: 5,
+      max_ci_iterations: 2,
       forks: "comment",
     });
     expect(commandArgv(config.setup_command)).toEqual(["pip", "install", "-e", "."]);
