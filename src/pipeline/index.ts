@@ -422,6 +422,7 @@ async function validateAndAudit(
     before: localized.coverage,
     scope: scopeOf(reproduced, localized),
     failingTests: targets,
+    experimentTimeoutMs: experimentTimeoutMs(reproduced.baseline),
   };
   const measure = measurer(measuring);
   // Among validated candidates, one that trips a signal never beats one that does not; then

@@ -26,6 +26,8 @@ export interface MeasureOptions {
   /** The suite's coverage before any patch (its outcomes say which tests passed). */
   before: CoverageReport;
   failingTests: string[];
+  /** The limit of one experiment's run of one test (the evidence at the fixed lines). */
+  experimentTimeoutMs: number;
   /**
    * The tests a run with these edits must cover (pipeline/reach.ts), undefined for the whole
    * suite: the others ran none of the changed code, so they keep what they ran before (`before`,
@@ -80,8 +82,11 @@ export function measurer(options: MeasureOptions): (candidate: Candidate) => Pro
       tests.map(async (t) =>
         lines.length === 0
           ? undefined
-          : (await runtime.evidence(t.test, { lines, timeoutMs: options.timeoutMs }).catch(() => undefined))
-              ?.probes,
+          : (
+              await runtime
+                .evidence(t.test, { lines, timeoutMs: options.experimentTimeoutMs })
+                .catch(() => undefined)
+            )?.probes,
       ),
     );
   return async (candidate) => {
