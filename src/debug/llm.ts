@@ -1,3 +1,4 @@
+import { checkedOn } from "./checked-on.js";
 import { BudgetExceeded } from "../llm/errors.js";
 import { renderPrompt } from "../llm/prompts.js";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.js";
@@ -439,7 +440,7 @@ async function ldbFallback(ctx: EngineContext, steps: StepRecord[]): Promise<Eng
     candidates.push({ candidate, validation });
     step.conclusion = validation.plausible ? "supported" : "rejected";
     step.note = validation.plausible
-      ? `the regenerated function passes the failing test and the whole suite (${validation.testsRun} tests)`
+      ? `the regenerated function passes the failing test and ${checkedOn(validation)}`
       : `the regenerated function does not validate: ${validation.rejectedBecause ?? "tests fail"}`;
     if (validation.plausible) break;
     current = { source: parsed.value, candidate };

@@ -1,3 +1,4 @@
+import { checkedOn } from "../checked-on.js";
 import type { Observation, Runtime } from "../../lang/types.js";
 import { applyEdits, NO_EXCEPTION, type Edit } from "../../lang/experiment.js";
 import type { Budget } from "../budget.js";
@@ -56,7 +57,7 @@ export async function attempt(
   run.candidates.push(outcome);
   if (outcome.validation.plausible) {
     record.decisive = true;
-    record.note = `the failing test passes with this edit, and the whole suite passes with it as a patch (${outcome.validation.testsRun} tests)`;
+    record.note = `the failing test passes with this edit, and as a patch it passes ${checkedOn(outcome.validation)}`;
   } else {
     record.note = `the failing test passes, but as a patch ${outcome.validation.rejectedBecause ?? `${outcome.validation.testsFailed} tests fail`}`;
   }
