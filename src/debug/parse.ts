@@ -31,9 +31,7 @@ export function parseProposal(text: string): ParseOutcome<ProposedStep> {
   if (!hypothesis) return { ok: false, problem: "the hypothesis is empty" };
   if (!prediction) return { ok: false, problem: "the prediction is empty" };
   const experimentText = sections.Experiment!.replace(DONE_TOKEN, "");
-  const scripts = [...experimentText.matchAll(/(`+)([\s\S]*?)\1/g)]
-    .map((m) => m[2]!.trim())
-    .filter((s) => s !== "");
+  const scripts = experimentScripts(experimentText);
   if (scripts.length === 0) {
     return {
       ok: false,
@@ -51,6 +49,19 @@ export function parseProposal(text: string): ParseOutcome<ProposedStep> {
     ok: true,
     value: { hypothesis, prediction, experiment: scripts[0]!, done: text.includes(DONE_TOKEN) },
   };
+}
+
+/**
+ * The backtick-wrapped scripts of an experiment section. One wrap whose inner backticks all sit
+ * inside double-quoted arguments is one script: a JS template literal in `REPLACE(f:4, "`a`", ...)`.
+ */
+function experimentScripts(text: string): string[] {
+  const whole = /^(`+)([\s\S]*)\1$/.exec(text.trim());
+  if (whole && !whole[2]!.replace(/"(?:[^"\\]|\\.)*"/g, "").includes("`")) {
+    const script = whole[2]!.trim();
+    return script === "" ? [] : [script];
+  }
+  return [...text.matchAll(/(`+)([\s\S]*?)\1/g)].map((m) => m[2]!.trim()).filter((s) => s !== "");
 }
 
 function splitSections(text: string, names: string[]): string | { head: string; [name: string]: string } {

@@ -53,6 +53,20 @@ describe("parseProposal", () => {
     expect(!twoPredictions.ok && twoPredictions.problem).toMatch(/2 "Prediction:" sections/);
   });
 
+  it("reads one experiment whose quoted arguments hold backticks (a JS template literal)", () => {
+    const out = parseProposal(
+      'h\nPrediction: p\nExperiment: `REPLACE(src/unified.ts:44, "`${mark}${op.line}`;", "return `${mark}${op.line}`;") AND RUN`',
+    );
+    expect(out.ok && out.value.experiment).toBe(
+      'REPLACE(src/unified.ts:44, "`${mark}${op.line}`;", "return `${mark}${op.line}`;") AND RUN',
+    );
+    // Backticks outside quoted arguments still separate two experiments.
+    const two = parseProposal(
+      'h\nPrediction: p\nExperiment: `REPLACE(m.ts:1, "a", "b") AND RUN` or `b m.ts:2 ;; c ;; p x`',
+    );
+    expect(!two.ok && two.problem).toMatch(/2 experiments/);
+  });
+
   it("notes DEBUGGING DONE", () => {
     const out = parseProposal(
       'h\nPrediction: p\nExperiment: `REPLACE(m.py:3, "<", "<=") AND RUN` <DEBUGGING DONE>',

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConclusion, parseFunctionAnswer, parseProposal } from "../../src/debug/parse.js";
+import { javascript } from "../../src/lang/javascript/language.js";
+import { python } from "../../src/lang/python/index.js";
 
 /*
  * The relay benchmark's transcripts (bench/relay.bench.ts): a capable model's real answers to the
@@ -43,6 +45,9 @@ describe("the llm engine's parsers on a real model's transcripts", () => {
         .map((f) => /^req-(\d+)\.json$/.exec(f)?.[1])
         .filter((n): n is string => n !== undefined);
       expect(numbers.length).toBeGreaterThan(0);
+      // The engine reads a fix in the repository's language, which its system prompt names.
+      const system = read<Request>(bug, `req-${numbers[0]}.json`).messages[0]?.content ?? "";
+      const language = system.includes("JavaScript/TypeScript") ? javascript : python;
       const seen = { tools: 0, proposals: 0, conclusions: 0, fixes: 0 };
       for (const n of numbers) {
         const request = read<Request>(bug, `req-${n}.json`);
@@ -55,7 +60,9 @@ describe("the llm engine's parsers on a real model's transcripts", () => {
         } else if (answer.choices) {
           expect(answer.choices, `req-${n}`).toHaveLength(request.n ?? 1);
           for (const choice of answer.choices)
-            expect(parseFunctionAnswer(choice.content ?? ""), `req-${n}`).toMatchObject({ ok: true });
+            expect(parseFunctionAnswer(choice.content ?? "", language), `req-${n}`).toMatchObject({
+              ok: true,
+            });
           seen.fixes++;
         } else if (asked.startsWith("The function that is most likely faulty")) {
           expect(parseProposal(answer.content ?? ""), `req-${n}`).toMatchObject({ ok: true });
