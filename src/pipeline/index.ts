@@ -471,6 +471,7 @@ async function validateAndAudit(
   // The whole suite, in a fresh sandbox. Debugging ran only the tests reaching each change, so a
   // test the coverage missed may break here: the next candidate in rank order gets its turn.
   let fresh: Validation | undefined;
+  let refused: Validation | undefined;
   for (const next of order.slice(0, MAX_FRESH)) {
     chosen = next;
     const verdict = await revalidatePhase({
@@ -486,13 +487,14 @@ async function validateAndAudit(
       fresh = verdict;
       break;
     }
+    refused = verdict;
     next.validation = overturned(next.validation, verdict);
     run.phase("revalidate", `the patch did not hold in a fresh sandbox: ${verdict.rejectedBecause}`);
   }
   if (!fresh) {
     return run.finish(
       "no-fix",
-      `the validated patch did not hold when re-run in a fresh sandbox: ${chosen.validation.rejectedBecause}`,
+      `the validated patch did not hold when re-run in a fresh sandbox: ${refused?.rejectedBecause ?? "a different verdict"}`,
     );
   }
   run.phase("revalidate", `the patch holds in a fresh sandbox: ${fresh.testsRun} tests, 0 broken`);

@@ -11,7 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "bullmq";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HypofixJob } from "../../src/queue/job.js";
 import { JobQueue, connectionFromUrl } from "../../src/queue/queue.js";
 import { FakeChecks } from "../doubles/fake-checks.js";
@@ -84,6 +85,18 @@ describe("a validated fix is delivered on the failing pull request", () => {
       app.env({ WEBHOOK_SECRET: SECRET, REDIS_URL, HYPOFIX_QUEUE_NAME: queueName }),
     ));
   }, 120_000);
+
+  // Each case is its own scenario: the answer to the same failure in an earlier case must not
+  // deduplicate it (test/app/dedupe.e2e.test.ts tests that).
+  beforeEach(async () => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      const answered = await redis.keys(`hypofix:${queueName}:answered:*`);
+      if (answered.length > 0) await redis.del(...answered);
+    } finally {
+      redis.disconnect();
+    }
+  });
 
   afterAll(async () => {
     served?.child.kill("SIGTERM");
