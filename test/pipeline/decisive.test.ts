@@ -1,9 +1,7 @@
-import { rm } from "node:fs/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createOfflineEngine } from "../../src/debug/offline/index.js";
 import { confidenceFlags } from "../helpers/markdown.js";
-import { writeTree } from "../helpers/tree.js";
-import { fixLocally, fixture, scriptedEngine } from "./helpers.js";
+import { fixLocally, fixture, scriptedEngine, pytestProjects } from "./helpers.js";
 
 /*
  * The decisive observation on real runs (local sandbox, real pytest, the evidence helper):
@@ -41,26 +39,14 @@ const TESTS = [
 const WRONG = LOOKUP.replace("    short = len(items) < 4", "    short = len(items) < 0");
 const RIGHT = LOOKUP.replace("found[0] if found else -1", "found[0] if found else default");
 const scripted = (afters: string[]) =>
-  scriptedEngine(
-    "lookup.py",
-    LOOKUP,
-    afters.map((after) => ({ after })),
-    { line: 2, function: "first_index" },
-  );
+  scriptedEngine("lookup.py", LOOKUP, afters, { line: 2, function: "first_index" });
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function repo(): Promise<string> {
-  const dir = await writeTree("hypofix-decisive-", {
-    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+const projects = pytestProjects("hypofix-decisive-");
+const repo = () =>
+  projects({
     "lookup.py": LOOKUP,
     "tests/test_lookup.py": TESTS,
   });
-  dirs.push(dir);
-  return dir;
-}
 const FLAG = "the fixed line decides the failing test";
 
 describe("the decisive observation at the fixed line", () => {

@@ -1,10 +1,13 @@
+import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import type { Candidate, DebugEngine } from "../../src/debug/types.js";
 import { python } from "../../src/lang/python/index.js";
 import type { RunOptions } from "../../src/lang/types.js";
 import { runFix, type FixInput, type RunContext, type RuntimeFactory } from "../../src/pipeline/index.js";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/repo-config.js";
+import { writeTree } from "../helpers/tree.js";
 
 export const fixture = (name: string): string =>
   fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -85,9 +88,10 @@ export function watched(seen: Seen[], timeoutMs?: number): RuntimeFactory {
 export function scriptedEngine(
   file: string,
   before: string,
-  afters: { after: string; claim?: string }[],
+  versions: (string | { after: string; claim?: string })[],
   at: { line: number; function: string },
 ): DebugEngine {
+  const afters = versions.map((v) => (typeof v === "string" ? { after: v } : v));
   return {
     name: "offline",
     async run(_bug, _runtime, _budget, validate) {
@@ -110,5 +114,24 @@ export function scriptedEngine(
       }
       return { steps, candidates, done: true, stop: "done" };
     },
+  };
+}
+
+/**
+ * Writes small pytest projects (`pyproject.toml` with `testpaths = ["tests"]`, plus `files`) in
+ * fresh folders named `prefix…`, all removed after the test file.
+ */
+export function pytestProjects(prefix: string): (files: Record<string, string>) => Promise<string> {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  return async (files) => {
+    const dir = await writeTree(prefix, {
+      "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      ...files,
+    });
+    dirs.push(dir);
+    return dir;
   };
 }

@@ -1,7 +1,5 @@
-import { rm } from "node:fs/promises";
-import { afterAll, describe, expect, it } from "vitest";
-import { writeTree } from "../helpers/tree.js";
-import { fixLocally, scriptedEngine, watched, type Seen } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { fixLocally, scriptedEngine, watched, type Seen, pytestProjects } from "./helpers.js";
 
 /*
  * Inside debugging a candidate runs only the tests that reach its change (the others ran none
@@ -46,28 +44,15 @@ const CLI = [
 const WRONG = CALC.replace("    return w + h", "    return w ** h - 2");
 const RIGHT = CALC.replace("    return w + h", "    product = w * h\n    return product");
 
-const scripted = (afters: string[]) =>
-  scriptedEngine(
-    "calc.py",
-    CALC,
-    afters.map((after) => ({ after })),
-    { line: 2, function: "area" },
-  );
+const scripted = (afters: string[]) => scriptedEngine("calc.py", CALC, afters, { line: 2, function: "area" });
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function repo(): Promise<string> {
-  const dir = await writeTree("hypofix-scoped-", {
-    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+const projects = pytestProjects("hypofix-scoped-");
+const repo = () =>
+  projects({
     "calc.py": CALC,
     "tests/test_calc.py": TESTS,
     "tests/test_cli.py": CLI,
   });
-  dirs.push(dir);
-  return dir;
-}
 
 /** The test runs made while `calc.py` held `text` (the engine's candidates and the revalidation). */
 const runsOf = (seen: Seen[]) => seen.filter((s) => s.call === "runTests");

@@ -1,16 +1,9 @@
-import { rm } from "node:fs/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { confidenceFlags } from "../helpers/markdown.js";
-import { writeTree } from "../helpers/tree.js";
-import { fixLocally, scriptedEngine } from "./helpers.js";
+import { fixLocally, scriptedEngine, pytestProjects } from "./helpers.js";
 
 const scripted = (afters: string[]) =>
-  scriptedEngine(
-    "lookup.py",
-    LOOKUP,
-    afters.map((after) => ({ after })),
-    { line: 2, function: "first_index" },
-  );
+  scriptedEngine("lookup.py", LOOKUP, afters, { line: 2, function: "first_index" });
 
 /*
  * The ranking where candidates are chosen, on a real run (local sandbox, real pytest): an
@@ -43,19 +36,12 @@ const TESTS = [
 const WRONG = LOOKUP.replace("    if not items:", "    if not default:");
 const RIGHT = LOOKUP.replace("    return -1\n", "    return default\n");
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function repo(): Promise<string> {
-  const dir = await writeTree("hypofix-rank-", {
-    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+const projects = pytestProjects("hypofix-rank-");
+const repo = () =>
+  projects({
     "lookup.py": LOOKUP,
     "tests/test_lookup.py": TESTS,
   });
-  dirs.push(dir);
-  return dir;
-}
 
 describe("validated candidates ranked by their signals", () => {
   it("proposes the right patch found second over the wrong one found first; its signals are clear", async () => {
